@@ -1,0 +1,71 @@
+// What a backend computes per frame: exact accumulators of every enabled
+// metric. Turning them into scores (the float tail) is the same host code
+// for every backend (core/context.cpp), so the backends can only differ in
+// the accumulators, which the tests compare exactly.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/log.h"
+#include "core/plane.h"
+#include "extractors/adm.h"
+#include "extractors/psnr.h"
+#include "extractors/ssim.h"
+
+namespace vmafhip {
+
+/// Accumulators of one frame. POD: the GPU backend copies it from the device.
+struct FrameAccum {
+    PsnrAccum psnr;
+    SsimAccum ssim;
+    AdmAccum adm;
+    uint32_t max_sample; ///< largest sample of every plane read (range check above 8 bits)
+};
+
+/// The metrics of one context, fixed at open.
+struct Metrics {
+    Geometry g;
+    unsigned features = 0;
+    std::unique_ptr<Psnr> psnr;
+    std::unique_ptr<Ssim> ssim;
+    std::unique_ptr<Adm> adm;
+    size_t adm_offset = 0, psnr_offset = 0, ssim_offset = 0; ///< first value of each in a frame's row
+    int chroma_planes_read() const { return psnr && psnr->planes() == 3 ? 3 : 1; }
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+
+    /// e.g. "cpu" or "hip: NVIDIA H200 (sm_90)".
+    virtual const std::string &name() const = 0;
+
+    /// Frames that can be in flight at once; submit() is only called with
+    /// fewer than this many frames submitted and not collected.
+    virtual int depth() const = 0;
+
+    /// Start scoring frame f (frames arrive in index order). The planes of f
+    /// may be reused by the caller once this returns.
+    /// @return 0 or a negative errno with *err set.
+    virtual int submit(const FrameView &f, std::string *err) = 0;
+
+    /// Accumulators of the oldest submitted, not yet collected frame.
+    /// @param wait false: return -EAGAIN if it is still running
+    /// @return 0 or a negative errno with *err set.
+    virtual int collect(bool wait, FrameAccum *out, std::string *err) = 0;
+};
+
+/// The CPU reference backend.
+std::unique_ptr<Backend> make_cpu_backend(const Metrics &m, int threads);
+
+/// The GPU backend. @return nullptr with *ret and *err set when it fails
+/// (-ENODEV without a usable device or without GPU support in this build).
+std::unique_ptr<Backend> make_hip_backend(const Metrics &m, const VmafHipSettings &s,
+                                          const Logger &log, int *ret, std::string *err);
+
+/// GPUs usable by make_hip_backend() (0 without GPU support).
+int hip_device_count();
+
+} // namespace vmafhip

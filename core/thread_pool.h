@@ -1,0 +1,41 @@
+// A fixed pool of worker threads that splits a range of rows among them.
+// Integer per-row reductions make results independent of the split.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace vmafhip {
+
+class ThreadPool {
+public:
+    /// @param threads total threads including the caller; <= 0: one per core
+    explicit ThreadPool(int threads);
+    ~ThreadPool();
+    ThreadPool(const ThreadPool &) = delete;
+    ThreadPool &operator=(const ThreadPool &) = delete;
+
+    int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+    /// Run fn(begin, end) over [0, n) in contiguous chunks of at least
+    /// min_chunk items, on the pool and the calling thread; returns when all
+    /// chunks are done. Not reentrant: fn must not call parallel_for.
+    void parallel_for(int n, int min_chunk, const std::function<void(int, int)> &fn);
+
+private:
+    void worker_loop();
+    bool run_one_chunk();
+
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable wake_, done_;
+    const std::function<void(int, int)> *job_ = nullptr;
+    int n_ = 0, chunk_ = 1, next_ = 0, pending_ = 0;
+    unsigned generation_ = 0;
+    bool stop_ = false;
+};
+
+} // namespace vmafhip

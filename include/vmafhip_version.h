@@ -1,0 +1,9 @@
+/* vmafhip API version. Bumped: MAJOR on ABI breaks, MINOR on additions. */
+#ifndef VMAFHIP_VMAFHIP_VERSION_H
+#define VMAFHIP_VMAFHIP_VERSION_H
+
+#define VMAFHIP_API_VERSION_MAJOR 1
+#define VMAFHIP_API_VERSION_MINOR 0
+#define VMAFHIP_API_VERSION_PATCH 0
+
+#endif /* VMAFHIP_VMAFHIP_VERSION_H */

@@ -1,0 +1,149 @@
+#include "tests/common/fixtures.h"
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+
+#include "tests/common/json.h"
+
+#ifndef VMAFHIP_FIXTURE_DIR
+#error "VMAFHIP_FIXTURE_DIR must name tests/fixtures"
+#endif
+
+namespace testfx {
+
+namespace {
+
+constexpr unsigned ALL = VMAFHIP_FEATURE_ALL;
+constexpr unsigned NO_ADM = VMAFHIP_FEATURE_PSNR | VMAFHIP_FEATURE_FLOAT_SSIM;
+
+Fixture make(const std::string &content, int w, int h, const std::string &pixfmt, int bpc,
+             VmafHipChroma chroma, const std::string &ref, const std::string &dis, int frames,
+             unsigned features, const std::string &golden_suffix, bool debug)
+{
+    const std::string size = std::to_string(w) + "x" + std::to_string(h);
+    const std::string base = content + "_" + size + "_" + pixfmt;
+    Fixture f;
+    f.name = base + "__" + ref + "_vs_" + dis;
+    f.ref = base + "_" + ref + ".yuv";
+    f.dis = base + "_" + dis + ".yuv";
+    f.w = w;
+    f.h = h;
+    f.bpc = bpc;
+    f.chroma = chroma;
+    f.frames = frames;
+    f.features = features;
+    f.golden = "golden/" + f.name + golden_suffix;
+    f.debug = debug ? "golden/" + f.name + ".debug.fullprec.json" : "";
+    return f;
+}
+
+} // namespace
+
+const std::vector<Fixture> &fixtures()
+{
+    static const std::vector<Fixture> all = {
+        make("natural1", 576, 324, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "x264crf38", 10, ALL,
+             ".fullprec.json", true),
+        make("natural1", 576, 324, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "mpeg2q28", 10, ALL,
+             ".fullprec.json", true),
+        make("natural1", 576, 324, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "ref", 10, ALL,
+             ".fullprec.json", true),
+        make("natural2", 352, 288, "yuv420p10le", 10, VMAFHIP_CHROMA_420, "ref", "x265crf32", 6,
+             ALL, ".fullprec.json", true),
+        // libvmaf's SIMD paths differ from its plain C here: the C values are
+        // the .cpumask63 golden; the debug golden is the AVX-512 path.
+        make("natural3", 97, 61, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "mjpegq24", 3, ALL,
+             ".cpumask63.fullprec.json", false),
+        make("natural4", 176, 144, "yuv422p", 8, VMAFHIP_CHROMA_422, "ref", "x264crf34", 4, ALL,
+             ".fullprec.json", true),
+        make("natural5", 176, 144, "yuv444p", 8, VMAFHIP_CHROMA_444, "ref", "mjpegq20", 4, ALL,
+             ".fullprec.json", true),
+        make("natural6", 176, 144, "gray", 8, VMAFHIP_CHROMA_400, "ref", "gblur1p2noise12", 4, ALL,
+             ".fullprec.json", true),
+        // ADM below 37x33 is undefined in libvmaf (out-of-bounds reads): not compared.
+        make("minsize_adm", 17, 17, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "noise20", 3, NO_ADM,
+             ".fullprec.json", false),
+        // The default golden here is the plain-C (= AVX-512) path; .cpumask16 is AVX2.
+        make("minsize_admclean", 37, 33, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "noise20", 3,
+             ALL, ".fullprec.json", false),
+        make("minsize_float_ssim", 11, 11, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "noise20", 3,
+             NO_ADM, ".fullprec.json", false),
+        make("minsize_psnr", 1, 1, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "noise20", 3,
+             VMAFHIP_FEATURE_PSNR, ".fullprec.json", false),
+        make("minsize_psnr_chroma", 2, 2, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "noise20", 3,
+             VMAFHIP_FEATURE_PSNR, ".fullprec.json", false),
+    };
+    return all;
+}
+
+const Fixture &fixture(const std::string &name)
+{
+    for (const auto &f : fixtures())
+        if (f.name == name)
+            return f;
+    throw std::runtime_error("no fixture " + name);
+}
+
+std::string path(const std::string &file)
+{
+    return std::string(VMAFHIP_FIXTURE_DIR) + "/" + file;
+}
+
+Clip::Clip(const std::string &file, int w, int h, int bpc, VmafHipChroma chroma)
+    : w_(w), h_(h), bps_(bpc > 8 ? 2 : 1)
+{
+    const int ssx = chroma == VMAFHIP_CHROMA_420 || chroma == VMAFHIP_CHROMA_422;
+    const int ssy = chroma == VMAFHIP_CHROMA_420;
+    planes_ = chroma == VMAFHIP_CHROMA_400 ? 1 : 3;
+    cw_ = (w + ssx) >> ssx;
+    ch_ = (h + ssy) >> ssy;
+    frame_bytes_ = static_cast<size_t>(bps_) *
+                   (static_cast<size_t>(w) * h + (planes_ - 1) * static_cast<size_t>(cw_) * ch_);
+    std::ifstream in(path(file), std::ios::binary);
+    if (!in)
+        throw std::runtime_error("cannot open fixture " + file);
+    data_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (data_.empty() || data_.size() % frame_bytes_)
+        throw std::runtime_error("fixture " + file + " is not a whole number of frames");
+    frames_ = static_cast<int>(data_.size() / frame_bytes_);
+}
+
+VmafHipPicture Clip::picture(int i) const
+{
+    VmafHipPicture p = {};
+    const uint8_t *base = frame_data(i);
+    p.data[0] = base;
+    p.stride[0] = static_cast<ptrdiff_t>(w_) * bps_;
+    for (int c = 1; c < planes_; c++) {
+        p.data[c] = base + static_cast<size_t>(bps_) *
+                               (static_cast<size_t>(w_) * h_ + (c - 1) * static_cast<size_t>(cw_) * ch_);
+        p.stride[c] = static_cast<ptrdiff_t>(cw_) * bps_;
+    }
+    return p;
+}
+
+std::map<std::string, std::vector<double>> golden_frames(const std::string &golden_file)
+{
+    const testjson::Value root = testjson::parse_file(path(golden_file));
+    std::map<std::string, std::vector<double>> out;
+    for (const auto &frame : root["frames"].arr)
+        for (const auto &kv : frame["metrics"].obj)
+            out[kv.first].push_back(kv.second.type == testjson::Value::Number ? kv.second.num
+                                                                              : std::nan(""));
+    return out;
+}
+
+VmafHipSettings settings_for(const Fixture &f, unsigned features)
+{
+    VmafHipSettings s;
+    vmafhip_default_settings(&s);
+    s.width = f.w;
+    s.height = f.h;
+    s.bitdepth = f.bpc;
+    s.chroma = f.chroma;
+    s.features = features;
+    return s;
+}
+
+} // namespace testfx

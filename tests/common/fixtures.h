@@ -1,0 +1,55 @@
+// The shipped fixture pairs (tests/fixtures, see MANIFEST.md there) and
+// their libvmaf goldens, plus helpers to read raw .yuv clips.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "vmafhip.h"
+
+namespace testfx {
+
+struct Fixture {
+    std::string name;     ///< golden base name: <content>_<W>x<H>_<pix_fmt>__<ref>_vs_<dis>
+    std::string ref, dis; ///< .yuv files
+    int w, h, bpc;
+    VmafHipChroma chroma;
+    int frames;
+    unsigned features;     ///< features the golden holds (and libvmaf defines here)
+    std::string golden;    ///< the reference golden (plain-C libvmaf path), full precision
+    std::string debug;     ///< debug golden (adm num/den) or "" where it is not the plain-C path
+};
+
+/// All pairs. minsize_adm_17x17 is listed without ADM (undefined in libvmaf).
+const std::vector<Fixture> &fixtures();
+const Fixture &fixture(const std::string &name);
+
+/// Absolute path of a file in tests/fixtures.
+std::string path(const std::string &file);
+
+/// A raw clip in FFmpeg's planar layout, loaded in memory.
+class Clip {
+public:
+    Clip(const std::string &file, int w, int h, int bpc, VmafHipChroma chroma);
+    int frames() const { return frames_; }
+    /// Picture of frame i (pointers into the loaded data).
+    VmafHipPicture picture(int i) const;
+    size_t frame_bytes() const { return frame_bytes_; }
+    const uint8_t *frame_data(int i) const { return data_.data() + i * frame_bytes_; }
+
+private:
+    std::vector<uint8_t> data_;
+    int w_, h_, bps_, planes_, cw_, ch_;
+    size_t frame_bytes_;
+    int frames_;
+};
+
+/// Per-frame values of a golden: name -> one value per frame (NaN for null).
+std::map<std::string, std::vector<double>> golden_frames(const std::string &golden_file);
+
+/// Settings for a fixture pair (features as given).
+VmafHipSettings settings_for(const Fixture &f, unsigned features);
+
+} // namespace testfx
