@@ -35,6 +35,26 @@ struct Metrics {
     int chroma_planes_read() const { return psnr && psnr->planes() == 3 ? 3 : 1; }
 };
 
+/// How the GPU backend stages frames and launches work (benchmarks vary these).
+struct HipTuning {
+    enum Staging {
+        STAGING_PINNED, ///< host threads copy into pinned memory, then async DMA
+        STAGING_DIRECT, ///< hipMemcpy2DAsync straight from the caller's memory
+    } staging = STAGING_PINNED;
+    bool graphs = true;  ///< replay each slot's work as one graph launch
+    bool timing = false; ///< record per-frame copy and kernel times (adds events)
+};
+
+/// Totals over the collected frames of a GPU backend with timing on.
+struct BackendStats {
+    unsigned frames = 0;
+    double host_copy_ms = 0; ///< caller planes into staging (host threads)
+    double h2d_ms = 0;       ///< host-to-device copies
+    double kernel_ms = 0;    ///< all kernels of the frame
+    size_t h2d_bytes = 0;
+    size_t device_bytes = 0; ///< device memory allocated by the backend
+};
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -55,6 +75,9 @@ public:
     /// @param wait false: return -EAGAIN if it is still running
     /// @return 0 or a negative errno with *err set.
     virtual int collect(bool wait, FrameAccum *out, std::string *err) = 0;
+
+    /// Timings gathered so far (GPU backend with HipTuning::timing only).
+    virtual bool stats(BackendStats *) const { return false; }
 };
 
 /// The CPU reference backend.
@@ -63,7 +86,8 @@ std::unique_ptr<Backend> make_cpu_backend(const Metrics &m, int threads);
 /// The GPU backend. @return nullptr with *ret and *err set when it fails
 /// (-ENODEV without a usable device or without GPU support in this build).
 std::unique_ptr<Backend> make_hip_backend(const Metrics &m, const VmafHipSettings &s,
-                                          const Logger &log, int *ret, std::string *err);
+                                          const Logger &log, int *ret, std::string *err,
+                                          const HipTuning &tuning = HipTuning());
 
 /// GPUs usable by make_hip_backend() (0 without GPU support).
 int hip_device_count();

@@ -6,7 +6,7 @@
 namespace vmafhip {
 
 std::unique_ptr<Backend> make_hip_backend(const Metrics &, const VmafHipSettings &, const Logger &,
-                                          int *ret, std::string *err)
+                                          int *ret, std::string *err, const HipTuning &)
 {
     *ret = -ENODEV;
     *err = "built without GPU support (gpu_platform=none); use backend=cpu";

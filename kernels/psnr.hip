@@ -1,0 +1,51 @@
+// psnr: sum of squared differences per plane (spec psnr.md §5.1, §9).
+// Integer sums are associative, so any reduction order gives libvmaf's exact
+// value: 64-bit per-thread partials, a block reduction, one atomic per block.
+#include "kernels/psnr.h"
+
+#include "kernels/device/atomic.h"
+#include "kernels/device/block.h"
+
+namespace vmafhip {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+// The plane is read as one flat array (rows are packed); each thread takes
+// samples with a grid stride. blockIdx.y selects the plane.
+template <typename T>
+__global__ void __launch_bounds__(kThreads) sse_kernel(GpuFrame f, unsigned long long *sse)
+{
+    const int p = blockIdx.y;
+    const T *ref = reinterpret_cast<const T *>(f.ref[p].data);
+    const T *dis = reinterpret_cast<const T *>(f.dis[p].data);
+    const long long n = static_cast<long long>(f.ref[p].w) * f.ref[p].h;
+    long long acc = 0;
+    for (long long i = blockIdx.x * static_cast<long long>(kThreads) + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * kThreads) {
+        const int e = static_cast<int>(ref[i]) - static_cast<int>(dis[i]);
+        // 65535^2 fits in unsigned 32 bits; the sum is 64-bit.
+        acc += static_cast<long long>(static_cast<unsigned>(e * e));
+    }
+    acc = gpu_block_sum(acc);
+    if (threadIdx.x == 0 && acc)
+        gpu_atomic_add_u64(&sse[p], static_cast<unsigned long long>(acc));
+}
+
+} // namespace
+
+void psnr_enqueue(hipStream_t stream, const GpuFrame &f, int planes, unsigned long long *d_sse)
+{
+    const long long n = static_cast<long long>(f.ref[0].w) * f.ref[0].h;
+    // Enough blocks to fill the GPU, each thread summing a handful of samples.
+    long long blocks = (n + kThreads * 8 - 1) / (kThreads * 8);
+    blocks = blocks < 1 ? 1 : blocks > 4096 ? 4096 : blocks;
+    const dim3 grid(static_cast<unsigned>(blocks), static_cast<unsigned>(planes));
+    if (f.bpc > 8)
+        sse_kernel<uint16_t><<<grid, kThreads, 0, stream>>>(f, d_sse);
+    else
+        sse_kernel<uint8_t><<<grid, kThreads, 0, stream>>>(f, d_sse);
+}
+
+} // namespace vmafhip

@@ -1,0 +1,19 @@
+// float_ssim kernels: downscale, separable Gaussian, per-pixel SSIM, sums.
+#pragma once
+
+#include <cstddef>
+
+#include "extractors/ssim.h"
+#include "kernels/frame.h"
+#include "kernels/gpu_compat.h"
+
+namespace vmafhip {
+
+/// Device scratch memory ssim_enqueue() needs for this context.
+size_t ssim_workspace_bytes(const Ssim &m);
+
+/// Enqueue float_ssim of the luma planes of f; writes *d_out (device).
+void ssim_enqueue(hipStream_t stream, const Ssim &m, const GpuFrame &f, void *workspace,
+                  SsimAccum *d_out);
+
+} // namespace vmafhip
