@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct Fixture {
     std::string golden;    ///< the reference golden (plain-C libvmaf path), full precision
     std::string debug;     ///< debug golden (adm num/den) or "" where it is not the plain-C path
 };
+
+/// gtest prints parameters with this (the name, not the bytes).
+inline void PrintTo(const Fixture &f, std::ostream *os) { *os << f.name; }
 
 /// All pairs. minsize_adm_17x17 is listed without ADM (undefined in libvmaf).
 const std::vector<Fixture> &fixtures();

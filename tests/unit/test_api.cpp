@@ -1,1 +1,414 @@
+// The public API's contract: argument validation (each bad input has its own
+// error code and message, never a crash), picture handling (strides, bottom-up
+// planes, reuse of the caller's memory after submit) and the sample range
+// rule. Built for the CPU (suite unit) and the GPU (suite gpu, TEST_BACKEND).
 #include <gtest/gtest.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tests/common/fixtures.h"
+#include "vmafhip.h"
+
+#ifndef TEST_BACKEND
+#define TEST_BACKEND VMAFHIP_BACKEND_CPU
+#endif
+
+namespace {
+
+struct Messages {
+    std::vector<std::string> lines;
+};
+
+void collect_log(void *cookie, VmafHipLogLevel, const char *fmt, va_list vl)
+{
+    char buf[1024];
+    std::vsnprintf(buf, sizeof buf, fmt, vl);
+    static_cast<Messages *>(cookie)->lines.push_back(buf);
+}
+
+VmafHipSettings base(int w, int h, unsigned features = VMAFHIP_FEATURE_PSNR)
+{
+    VmafHipSettings s;
+    vmafhip_default_settings(&s);
+    s.width = w;
+    s.height = h;
+    s.features = features;
+    s.backend = TEST_BACKEND;
+    return s;
+}
+
+using Ctx = std::unique_ptr<VmafHipContext, void (*)(VmafHipContext *)>;
+
+Ctx open_ok(const VmafHipSettings &s)
+{
+    VmafHipContext *c = nullptr;
+    EXPECT_EQ(vmafhip_open(&c, &s), 0) << vmafhip_last_error(nullptr);
+    return Ctx(c, [](VmafHipContext *p) { vmafhip_close(&p); });
+}
+
+// Open must fail with `err` and a message containing `text`.
+void expect_open_error(const VmafHipSettings &s, int err, const char *text)
+{
+    VmafHipContext *c = reinterpret_cast<VmafHipContext *>(1);
+    EXPECT_EQ(vmafhip_open(&c, &s), err) << vmafhip_last_error(nullptr);
+    EXPECT_EQ(c, nullptr);
+    EXPECT_NE(std::string(vmafhip_last_error(nullptr)).find(text), std::string::npos)
+        << "message: " << vmafhip_last_error(nullptr);
+}
+
+// An 8- or 16-bit 4:2:0 frame with its own buffers.
+struct Frame {
+    int w, h, bps;
+    std::vector<uint8_t> y, u, v;
+    Frame(int w_, int h_, int bpc, uint32_t seed) : w(w_), h(h_), bps(bpc > 8 ? 2 : 1)
+    {
+        std::mt19937 rng(seed);
+        const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+        y.resize(static_cast<size_t>(w) * h * bps);
+        u.resize(static_cast<size_t>(cw) * ch * bps);
+        v.resize(u.size());
+        const unsigned max = (1u << bpc) - 1;
+        for (auto *p : {&y, &u, &v})
+            for (size_t i = 0; i < p->size() / bps; i++) {
+                const unsigned val = rng() % (max + 1);
+                if (bps == 2)
+                    reinterpret_cast<uint16_t *>(p->data())[i] = static_cast<uint16_t>(val);
+                else
+                    (*p)[i] = static_cast<uint8_t>(val);
+            }
+    }
+    VmafHipPicture pic() const
+    {
+        VmafHipPicture p = {{y.data(), u.data(), v.data()},
+                            {w * bps, (w + 1) / 2 * bps, (w + 1) / 2 * bps}};
+        return p;
+    }
+};
+
+TEST(Api, VersionAndStrerror)
+{
+    EXPECT_STREQ(vmafhip_version(), "1.0.0");
+    EXPECT_STREQ(vmafhip_strerror(-EINVAL), "invalid argument");
+    EXPECT_STREQ(vmafhip_strerror(-ENODEV), "no usable GPU");
+    EXPECT_STREQ(vmafhip_strerror(-12345), "unknown error");
+}
+
+TEST(Api, NullArguments)
+{
+    EXPECT_EQ(vmafhip_open(nullptr, nullptr), -EINVAL);
+    VmafHipContext *c = nullptr;
+    EXPECT_EQ(vmafhip_open(&c, nullptr), -EINVAL);
+    vmafhip_close(nullptr);
+    vmafhip_close(&c);
+    EXPECT_EQ(vmafhip_submit(nullptr, nullptr, nullptr), -EINVAL);
+    EXPECT_EQ(vmafhip_flush(nullptr), -EINVAL);
+    EXPECT_EQ(vmafhip_frame_count(nullptr), 0u);
+    Ctx ctx = open_ok(base(8, 8));
+    EXPECT_EQ(vmafhip_submit(ctx.get(), nullptr, nullptr), -EINVAL);
+    EXPECT_NE(std::string(vmafhip_last_error(ctx.get())).find("NULL"), std::string::npos);
+}
+
+TEST(Api, FrameSizes)
+{
+    for (int w : {0, -1, 32769, INT_MAX, INT_MIN})
+        expect_open_error(base(w, 16), -EINVAL, "1 to 32768");
+    for (int h : {0, -5, 40000})
+        expect_open_error(base(16, h), -EINVAL, "1 to 32768");
+    open_ok(base(1, 1));
+    open_ok(base(2, 2));
+}
+
+TEST(Api, MetricMinimumSizes)
+{
+    expect_open_error(base(10, 64, VMAFHIP_FEATURE_FLOAT_SSIM), -ERANGE, "11");
+    expect_open_error(base(64, 10, VMAFHIP_FEATURE_FLOAT_SSIM), -ERANGE, "11");
+    open_ok(base(11, 11, VMAFHIP_FEATURE_FLOAT_SSIM));
+    expect_open_error(base(32, 64, VMAFHIP_FEATURE_ADM), -ERANGE, "33");
+    expect_open_error(base(64, 17, VMAFHIP_FEATURE_ADM), -ERANGE, "33");
+    open_ok(base(33, 33, VMAFHIP_FEATURE_ADM));
+}
+
+TEST(Api, FormatsAndSettings)
+{
+    VmafHipSettings s = base(64, 64);
+    for (int bpc : {0, 7, 9, 11, 14, 32}) {
+        s.bitdepth = bpc;
+        expect_open_error(s, -EINVAL, "8, 10, 12 and 16");
+    }
+    s = base(64, 64);
+    s.chroma = static_cast<VmafHipChroma>(7);
+    expect_open_error(s, -EINVAL, "420, 422, 444 and 400");
+    s = base(64, 64);
+    s.features = 0;
+    expect_open_error(s, -EINVAL, "feature mask");
+    s.features = 0x10;
+    expect_open_error(s, -EINVAL, "feature mask");
+    s = base(64, 64);
+    s.struct_size = 8;
+    expect_open_error(s, -EINVAL, "vmafhip_default_settings");
+    s = base(64, 64);
+    s.queue_depth = 17;
+    expect_open_error(s, -EINVAL, "queue_depth");
+    s = base(64, 64);
+    s.threads = -1;
+    expect_open_error(s, -EINVAL, "threads");
+    s = base(64, 64);
+    s.device = -1;
+    expect_open_error(s, -EINVAL, "device");
+    s = base(64, 64);
+    s.backend = static_cast<VmafHipBackend>(9);
+    expect_open_error(s, -EINVAL, "auto, cpu and hip");
+    s = base(64, 64, VMAFHIP_FEATURE_ADM);
+    s.bitdepth = 16;
+    expect_open_error(s, -ENOTSUP, "16");
+    s = base(64, 64);
+    s.psnr.min_sse = -1;
+    expect_open_error(s, -ERANGE, "min_sse");
+}
+
+TEST(Api, GpuBackendWithoutGpu)
+{
+    if (vmafhip_device_count() > 0)
+        GTEST_SKIP() << "a GPU is present";
+    VmafHipSettings s = base(64, 64);
+    s.backend = VMAFHIP_BACKEND_HIP;
+    expect_open_error(s, -ENODEV, "GPU");
+    // auto falls back to the CPU with one warning.
+    Messages m;
+    s.backend = VMAFHIP_BACKEND_AUTO;
+    s.log_callback = collect_log;
+    s.log_cookie = &m;
+    Ctx c = open_ok(s);
+    EXPECT_STREQ(vmafhip_backend_name(c.get()), "cpu");
+    ASSERT_EQ(m.lines.size(), 1u);
+    EXPECT_NE(m.lines[0].find("scoring on the CPU"), std::string::npos);
+}
+
+TEST(Api, BadDeviceIndex)
+{
+    const int n = vmafhip_device_count();
+    if (n == 0)
+        GTEST_SKIP() << "no GPU";
+    VmafHipSettings s = base(64, 64);
+    s.backend = VMAFHIP_BACKEND_HIP;
+    s.device = n;
+    expect_open_error(s, -ENODEV, "valid device indices are 0 to");
+}
+
+TEST(Api, PlaneValidation)
+{
+    Ctx ctx = open_ok(base(64, 48));
+    const Frame a(64, 48, 8, 1), b(64, 48, 8, 2);
+    VmafHipPicture d = a.pic(), r = b.pic();
+    VmafHipPicture bad = d;
+    bad.data[0] = nullptr;
+    EXPECT_EQ(vmafhip_submit(ctx.get(), &bad, &r), -EINVAL);
+    EXPECT_NE(std::string(vmafhip_last_error(ctx.get())).find("luma (Y) plane pointer is NULL"),
+              std::string::npos);
+    bad = d;
+    bad.data[2] = nullptr;
+    EXPECT_EQ(vmafhip_submit(ctx.get(), &r, &bad), -EINVAL);
+    EXPECT_NE(std::string(vmafhip_last_error(ctx.get())).find("reference picture: Cr"),
+              std::string::npos);
+    bad = d;
+    bad.stride[0] = 63;
+    EXPECT_EQ(vmafhip_submit(ctx.get(), &bad, &r), -EINVAL);
+    EXPECT_NE(std::string(vmafhip_last_error(ctx.get())).find("smaller than a row of 64 bytes"),
+              std::string::npos);
+    bad = d;
+    bad.stride[1] = 31;
+    EXPECT_EQ(vmafhip_submit(ctx.get(), &bad, &r), -EINVAL);
+    // Nothing was submitted by the failures; a good pair still works.
+    EXPECT_EQ(vmafhip_frame_count(ctx.get()), 0u);
+    EXPECT_EQ(vmafhip_submit(ctx.get(), &d, &r), 0);
+    EXPECT_EQ(vmafhip_flush(ctx.get()), 0);
+}
+
+TEST(Api, ChromaNotNeededWithoutPsnrChroma)
+{
+    VmafHipSettings s = base(64, 48);
+    s.psnr.enable_chroma = 0;
+    Ctx ctx = open_ok(s);
+    const Frame a(64, 48, 8, 1), b(64, 48, 8, 2);
+    VmafHipPicture d = a.pic(), r = b.pic();
+    d.data[1] = d.data[2] = r.data[1] = r.data[2] = nullptr;
+    EXPECT_EQ(vmafhip_submit(ctx.get(), &d, &r), 0) << vmafhip_last_error(ctx.get());
+    const char *const *names;
+    ASSERT_EQ(vmafhip_feature_names(ctx.get(), &names), 1);
+    EXPECT_STREQ(names[0], "psnr_y");
+}
+
+TEST(Api, SixteenBitNeedsAlignment)
+{
+    VmafHipSettings s = base(64, 48);
+    s.bitdepth = 10;
+    Ctx ctx = open_ok(s);
+    const Frame a(64, 48, 10, 1), b(64, 48, 10, 2);
+    VmafHipPicture d = a.pic(), r = b.pic();
+    VmafHipPicture odd = d;
+    odd.stride[0] = 129;
+    EXPECT_EQ(vmafhip_submit(ctx.get(), &odd, &r), -EINVAL);
+    EXPECT_NE(std::string(vmafhip_last_error(ctx.get())).find("2-byte aligned"), std::string::npos);
+}
+
+// Bottom-up planes (negative strides, as FFmpeg's vflip gives) score the same
+// as the same picture stored top-down.
+TEST(Api, NegativeStrides)
+{
+    const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
+    const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
+    Ctx top = open_ok(testfx::settings_for(f, VMAFHIP_FEATURE_ALL));
+    VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
+    s.backend = TEST_BACKEND;
+    Ctx bottom = open_ok(s);
+    for (int i = 0; i < 2; i++) {
+        VmafHipPicture r = ref.picture(i), d = dis.picture(i);
+        ASSERT_EQ(vmafhip_submit(top.get(), &d, &r), i);
+        const int hs[3] = {f.h, (f.h + 1) / 2, (f.h + 1) / 2};
+        for (int p = 0; p < 3; p++) {
+            r.data[p] = static_cast<const uint8_t *>(r.data[p]) + (hs[p] - 1) * r.stride[p];
+            d.data[p] = static_cast<const uint8_t *>(d.data[p]) + (hs[p] - 1) * d.stride[p];
+            r.stride[p] = -r.stride[p];
+            d.stride[p] = -d.stride[p];
+        }
+        // Bottom-up storage of the vertically flipped picture is the
+        // original picture again, row for row.
+        std::vector<std::vector<uint8_t>> copies;
+        VmafHipPicture rf = r, df = d;
+        for (VmafHipPicture *pic : {&rf, &df})
+            for (int p = 0; p < 3; p++) {
+                const ptrdiff_t row = -pic->stride[p];
+                std::vector<uint8_t> flipped(static_cast<size_t>(row) * hs[p]);
+                for (int y = 0; y < hs[p]; y++)
+                    std::memcpy(&flipped[static_cast<size_t>(hs[p] - 1 - y) * row],
+                                static_cast<const uint8_t *>(pic->data[p]) + y * pic->stride[p], row);
+                copies.push_back(std::move(flipped));
+                pic->data[p] = copies.back().data() + (hs[p] - 1) * row;
+            }
+        ASSERT_EQ(vmafhip_submit(bottom.get(), &df, &rf), i) << vmafhip_last_error(bottom.get());
+    }
+    const char *const *names;
+    const int n = vmafhip_feature_names(top.get(), &names);
+    for (unsigned i = 0; i < 2; i++) {
+        const double *a, *b;
+        ASSERT_EQ(vmafhip_frame_scores(top.get(), i, 1, &a), 0);
+        ASSERT_EQ(vmafhip_frame_scores(bottom.get(), i, 1, &b), 0);
+        for (int k = 0; k < n; k++)
+            EXPECT_EQ(a[k], b[k]) << names[k];
+    }
+}
+
+// The caller may overwrite its planes as soon as submit returns.
+TEST(Api, CallerMemoryReusableAfterSubmit)
+{
+    const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
+    const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
+    VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
+    s.backend = TEST_BACKEND;
+    Ctx clean = open_ok(s), dirty = open_ok(s);
+    std::vector<uint8_t> rbuf(ref.frame_bytes()), dbuf(dis.frame_bytes());
+    for (int i = 0; i < f.frames; i++) {
+        VmafHipPicture r = ref.picture(i), d = dis.picture(i);
+        ASSERT_EQ(vmafhip_submit(clean.get(), &d, &r), i);
+        std::memcpy(rbuf.data(), ref.frame_data(i), rbuf.size());
+        std::memcpy(dbuf.data(), dis.frame_data(i), dbuf.size());
+        VmafHipPicture r2 = r, d2 = d;
+        for (int p = 0; p < 3; p++) {
+            r2.data[p] = rbuf.data() + (static_cast<const uint8_t *>(r.data[p]) - ref.frame_data(i));
+            d2.data[p] = dbuf.data() + (static_cast<const uint8_t *>(d.data[p]) - dis.frame_data(i));
+        }
+        ASSERT_EQ(vmafhip_submit(dirty.get(), &d2, &r2), i);
+        std::memset(rbuf.data(), 0xA5, rbuf.size()); // garbage right after submit
+        std::memset(dbuf.data(), 0x3C, dbuf.size());
+    }
+    const char *const *names;
+    const int n = vmafhip_feature_names(clean.get(), &names);
+    for (unsigned i = 0; i < static_cast<unsigned>(f.frames); i++) {
+        const double *a, *b;
+        ASSERT_EQ(vmafhip_frame_scores(clean.get(), i, 1, &a), 0);
+        ASSERT_EQ(vmafhip_frame_scores(dirty.get(), i, 1, &b), 0);
+        for (int k = 0; k < n; k++)
+            EXPECT_EQ(a[k], b[k]) << "frame " << i << " " << names[k];
+    }
+}
+
+// Samples above 2^bpc - 1 make that frame fail with -ERANGE; the others are
+// scored, and pooling skips the failed one.
+TEST(Api, SamplesAboveBitDepth)
+{
+    VmafHipSettings s = base(64, 48, VMAFHIP_FEATURE_ALL);
+    s.bitdepth = 10;
+    Messages m;
+    s.log_callback = collect_log;
+    s.log_cookie = &m;
+    Ctx ctx = open_ok(s);
+    const Frame a(64, 48, 10, 1), b(64, 48, 10, 2);
+    Frame c = a;
+    reinterpret_cast<uint16_t *>(c.v.data())[7] = 1024; // Cr of the distorted picture
+    VmafHipPicture d = a.pic(), r = b.pic(), bad = c.pic();
+    ASSERT_EQ(vmafhip_submit(ctx.get(), &d, &r), 0);
+    ASSERT_EQ(vmafhip_submit(ctx.get(), &bad, &r), 1);
+    ASSERT_EQ(vmafhip_submit(ctx.get(), &d, &r), 2);
+    const double *v;
+    EXPECT_EQ(vmafhip_frame_scores(ctx.get(), 0, 1, &v), 0);
+    const double *frame0 = v;
+    EXPECT_EQ(vmafhip_frame_scores(ctx.get(), 1, 1, &v), -ERANGE);
+    EXPECT_NE(std::string(vmafhip_last_error(ctx.get())).find("1024 is above the 10-bit maximum 1023"),
+              std::string::npos)
+        << vmafhip_last_error(ctx.get());
+    EXPECT_EQ(vmafhip_frame_scores(ctx.get(), 2, 1, &v), 0);
+    EXPECT_EQ(vmafhip_flush(ctx.get()), -ERANGE);
+    VmafHipPooled p;
+    const char *const *names;
+    const int n = vmafhip_feature_names(ctx.get(), &names);
+    int psnr_y = -1;
+    for (int k = 0; k < n; k++)
+        if (!std::strcmp(names[k], "psnr_y"))
+            psnr_y = k;
+    ASSERT_GE(psnr_y, 0);
+    ASSERT_EQ(vmafhip_pooled(ctx.get(), psnr_y, &p), 0);
+    // Frames 0 and 2 are the same pair: pooling saw exactly those two.
+    EXPECT_EQ(p.min, frame0[psnr_y]);
+    EXPECT_EQ(p.max, frame0[psnr_y]);
+    EXPECT_EQ(p.mean, frame0[psnr_y]);
+}
+
+TEST(Api, FrameIndexChecks)
+{
+    Ctx ctx = open_ok(base(16, 16));
+    const double *v;
+    EXPECT_EQ(vmafhip_frame_scores(ctx.get(), 0, 1, &v), -EINVAL);
+    VmafHipPooled p;
+    EXPECT_EQ(vmafhip_pooled(ctx.get(), 0, &p), -EAGAIN);
+    EXPECT_EQ(vmafhip_pooled(ctx.get(), 3, &p), -EINVAL);
+    EXPECT_EQ(vmafhip_pooled(ctx.get(), -1, &p), -EINVAL);
+    const char *const *names;
+    const double *values;
+    EXPECT_EQ(vmafhip_aggregate_scores(ctx.get(), &names, &values), -EAGAIN);
+    EXPECT_EQ(vmafhip_flush(ctx.get()), 0);
+    EXPECT_EQ(vmafhip_aggregate_scores(ctx.get(), &names, &values), 0);
+}
+
+TEST(Api, IdenticalInputsHitTheCaps)
+{
+    VmafHipSettings s = base(64, 48, VMAFHIP_FEATURE_PSNR | VMAFHIP_FEATURE_FLOAT_SSIM);
+    s.bitdepth = 12;
+    Ctx ctx = open_ok(s);
+    const Frame a(64, 48, 12, 9);
+    VmafHipPicture p = a.pic();
+    ASSERT_EQ(vmafhip_submit(ctx.get(), &p, &p), 0);
+    const double *v;
+    ASSERT_EQ(vmafhip_frame_scores(ctx.get(), 0, 1, &v), 0);
+    EXPECT_EQ(v[0], 84.0); // 6 * 12 + 12
+    EXPECT_EQ(v[1], 84.0);
+    EXPECT_EQ(v[2], 84.0);
+    EXPECT_EQ(v[3], 1.0); // float_ssim
+}
+
+} // namespace
