@@ -80,8 +80,8 @@ public:
     virtual bool stats(BackendStats *) const { return false; }
 };
 
-/// The CPU reference backend.
-std::unique_ptr<Backend> make_cpu_backend(const Metrics &m, int threads);
+/// The CPU reference backend; depth > 1 scores on a worker thread.
+std::unique_ptr<Backend> make_cpu_backend(const Metrics &m, int threads, int depth);
 
 /// The GPU backend. @return nullptr with *ret and *err set when it fails
 /// (-ENODEV without a usable device or without GPU support in this build).

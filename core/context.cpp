@@ -5,7 +5,7 @@
 #include <cstring>
 #include <new>
 
-#include "core/options.h"
+#include "core/metrics.h"
 
 namespace vmafhip {
 
@@ -13,96 +13,11 @@ namespace {
 
 thread_local std::string open_error;
 
-int check_geometry(const VmafHipSettings &s, std::string *msg)
-{
-    if (s.struct_size != sizeof(VmafHipSettings)) {
-        *msg = strprintf("settings struct_size is %zu, this library expects %zu: "
-                         "fill the settings with vmafhip_default_settings()",
-                         s.struct_size, sizeof(VmafHipSettings));
-        return -EINVAL;
-    }
-    // 32768 keeps every size computation (and the 4K-and-beyond use cases)
-    // far from integer overflow: 32768^2 * 2 bytes = 2 GiB per plane.
-    if (s.width < 1 || s.width > 32768 || s.height < 1 || s.height > 32768) {
-        *msg = strprintf("frame size %dx%d is not supported: width and height must be 1 to 32768",
-                         s.width, s.height);
-        return -EINVAL;
-    }
-    if (s.bitdepth != 8 && s.bitdepth != 10 && s.bitdepth != 12 && s.bitdepth != 16) {
-        *msg = strprintf("bit depth %d is not supported: accepted are 8, 10, 12 and 16",
-                         s.bitdepth);
-        return -EINVAL;
-    }
-    if (s.chroma < VMAFHIP_CHROMA_420 || s.chroma > VMAFHIP_CHROMA_400) {
-        *msg = strprintf("chroma layout %d is not supported: accepted are 420, 422, 444 and 400",
-                         static_cast<int>(s.chroma));
-        return -EINVAL;
-    }
-    if (!s.features || (s.features & ~static_cast<unsigned>(VMAFHIP_FEATURE_ALL))) {
-        *msg = strprintf("feature mask 0x%x is not valid: use psnr, float_ssim and/or adm",
-                         s.features);
-        return -EINVAL;
-    }
-    if (s.backend < VMAFHIP_BACKEND_AUTO || s.backend > VMAFHIP_BACKEND_HIP) {
-        *msg = strprintf("backend %d is not valid: accepted are auto, cpu and hip",
-                         static_cast<int>(s.backend));
-        return -EINVAL;
-    }
-    if (s.device < 0) {
-        *msg = strprintf("device index %d is not valid: it must be 0 or more", s.device);
-        return -EINVAL;
-    }
-    if (s.threads < 0 || s.threads > 1024) {
-        *msg = strprintf("threads %d is not valid: accepted are 0 (one per core) to 1024", s.threads);
-        return -EINVAL;
-    }
-    if (s.queue_depth < 0 || s.queue_depth > 16) {
-        *msg = strprintf("queue_depth %d is not valid: accepted are 0 (automatic) to 16",
-                         s.queue_depth);
-        return -EINVAL;
-    }
-    return check_options(s, msg);
-}
-
 int create_metrics(VmafHipContext *c, std::string *msg)
 {
-    const VmafHipSettings &s = c->settings;
-    Metrics &m = c->metrics;
-    m.g.w = s.width;
-    m.g.h = s.height;
-    m.g.bpc = s.bitdepth;
-    m.g.chroma = s.chroma;
-    m.features = s.features;
-    int ret;
-    if (s.features & VMAFHIP_FEATURE_ADM) {
-        if ((ret = Adm::check(s.adm, m.g, msg)) < 0)
-            return ret;
-        m.adm = std::make_unique<Adm>(s.adm, m.g, feature_name_suffix(s, "adm"));
-    }
-    if (s.features & VMAFHIP_FEATURE_PSNR) {
-        if ((ret = Psnr::check(s.psnr, m.g, msg)) < 0)
-            return ret;
-        m.psnr = std::make_unique<Psnr>(s.psnr, m.g);
-    }
-    if (s.features & VMAFHIP_FEATURE_FLOAT_SSIM) {
-        if ((ret = Ssim::check(s.ssim, m.g, msg)) < 0)
-            return ret;
-        m.ssim = std::make_unique<Ssim>(s.ssim, m.g);
-    }
-    // libvmaf's output order: adm, then psnr, then float_ssim.
-    if (m.adm) {
-        m.adm_offset = c->names.size();
-        m.adm->names(&c->names);
-    }
-    if (m.psnr) {
-        m.psnr_offset = c->names.size();
-        m.psnr->names(&c->names);
-        m.psnr->aggregate_names(&c->aggregate_names);
-    }
-    if (m.ssim) {
-        m.ssim_offset = c->names.size();
-        m.ssim->names(&c->names);
-    }
+    const int ret = metrics_create(c->settings, &c->metrics, &c->names, &c->aggregate_names, msg);
+    if (ret < 0)
+        return ret;
     for (const auto &n : c->names)
         c->name_ptrs.push_back(n.c_str());
     for (const auto &n : c->aggregate_names)
@@ -114,7 +29,7 @@ int create_backend(VmafHipContext *c, std::string *msg)
 {
     const VmafHipSettings &s = c->settings;
     if (s.backend == VMAFHIP_BACKEND_CPU) {
-        c->backend = make_cpu_backend(c->metrics, s.threads);
+        c->backend = make_cpu_backend(c->metrics, s.threads, s.queue_depth);
         return 0;
     }
     int ret = 0;
@@ -125,7 +40,7 @@ int create_backend(VmafHipContext *c, std::string *msg)
         return ret;
     c->log.log(VMAFHIP_LOG_WARNING, "no GPU backend (%s): scoring on the CPU\n", msg->c_str());
     msg->clear();
-    c->backend = make_cpu_backend(c->metrics, s.threads);
+    c->backend = make_cpu_backend(c->metrics, s.threads, s.queue_depth);
     return 0;
 }
 
@@ -168,13 +83,7 @@ void finish_frame(VmafHipContext *c, unsigned index, const FrameAccum &a)
                                index, a.max_sample, m.g.bpc, (1u << m.g.bpc) - 1));
         return;
     }
-    double *out = c->values.data() + index * c->names.size();
-    if (m.adm)
-        m.adm->finish(a.adm, out + m.adm_offset);
-    if (m.psnr)
-        m.psnr->finish(a.psnr, out + m.psnr_offset);
-    if (m.ssim)
-        m.ssim->finish(a.ssim, out + m.ssim_offset);
+    metrics_finish(m, a, c->values.data() + index * c->names.size());
     c->status[index] = 0;
 }
 
@@ -268,7 +177,7 @@ extern "C" int vmafhip_open(VmafHipContext **ctx, const VmafHipSettings *s)
     try {
         c->settings = *s;
         c->log = Logger(s->log_callback, s->log_cookie, s->log_level);
-        if ((ret = check_geometry(*s, &msg)) >= 0 && (ret = create_metrics(c, &msg)) >= 0)
+        if ((ret = create_metrics(c, &msg)) >= 0)
             ret = create_backend(c, &msg);
     } catch (const std::bad_alloc &) {
         ret = -ENOMEM;

@@ -132,7 +132,9 @@ typedef struct VmafHipSettings {
     enum VmafHipBackend backend; ///< (default auto)
     int device;                ///< GPU index, >= 0 (default 0)
     int threads;               ///< CPU threads, 0 = one per core (default 0)
-    int queue_depth;           ///< GPU frames in flight, 1..16, 0 = automatic (default 0)
+    int queue_depth;           ///< frames in flight, 1..16; 0 = automatic: 4 on the GPU, 1 on
+                               ///< the CPU (scored inside submit); above 1 the CPU scores on a
+                               ///< worker thread (default 0)
     VmafHipPsnrSettings psnr;
     VmafHipSsimSettings ssim;
     VmafHipAdmSettings adm;
