@@ -2,6 +2,7 @@
 #include <cerrno>
 
 #include "core/backend.h"
+#include "core/gpu_device.h"
 
 namespace vmafhip {
 
@@ -11,6 +12,17 @@ std::unique_ptr<Backend> make_hip_backend(const Metrics &, const VmafHipSettings
     *ret = -ENODEV;
     *err = "built without GPU support (gpu_platform=none); use backend=cpu";
     return nullptr;
+}
+
+int gpu_memory_info(size_t *, size_t *)
+{
+    return -ENODEV;
+}
+
+int gpu_measure_h2d(size_t, bool, int, double *, std::string *err)
+{
+    *err = "built without GPU support (gpu_platform=none)";
+    return -ENODEV;
 }
 
 int hip_device_count()

@@ -379,6 +379,49 @@ TEST(Api, SamplesAboveBitDepth)
     EXPECT_EQ(p.mean, frame0[psnr_y]);
 }
 
+// Frames in flight never change a score: every depth gives the depth-1 values,
+// also when results are polled without waiting.
+TEST(Api, SameScoresAtEveryQueueDepth)
+{
+    const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
+    const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
+    std::vector<std::vector<double>> expected;
+    for (int depth : {1, 2, 3, 4, 7, 16}) {
+        VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
+        s.backend = TEST_BACKEND;
+        s.queue_depth = depth;
+        Ctx ctx = open_ok(s);
+        const char *const *names;
+        const int n = vmafhip_feature_names(ctx.get(), &names);
+        std::vector<std::vector<double>> got;
+        unsigned next = 0;
+        for (int i = 0; i < f.frames; i++) {
+            const VmafHipPicture r = ref.picture(i), d = dis.picture(i);
+            ASSERT_EQ(vmafhip_submit(ctx.get(), &d, &r), i);
+            const double *v;
+            int ret;
+            while (next <= static_cast<unsigned>(i) &&
+                   (ret = vmafhip_frame_scores(ctx.get(), next, 0, &v)) != -EAGAIN) {
+                ASSERT_EQ(ret, 0);
+                got.emplace_back(v, v + n);
+                next++;
+            }
+        }
+        ASSERT_EQ(vmafhip_flush(ctx.get()), 0);
+        for (; next < static_cast<unsigned>(f.frames); next++) {
+            const double *v;
+            ASSERT_EQ(vmafhip_frame_scores(ctx.get(), next, 0, &v), 0); // flushed: no wait
+            got.emplace_back(v, v + n);
+        }
+        if (expected.empty())
+            expected = got;
+        for (size_t i = 0; i < got.size(); i++)
+            for (int k = 0; k < n; k++)
+                EXPECT_EQ(got[i][k], expected[i][k]) << "depth " << depth << " frame " << i << " "
+                                                     << names[k];
+    }
+}
+
 TEST(Api, FrameIndexChecks)
 {
     Ctx ctx = open_ok(base(16, 16));
