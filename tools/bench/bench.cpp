@@ -1,0 +1,334 @@
+// vmafhip-bench: frames per second of the library per resolution, bit depth
+// and feature set, CPU against GPU, with the GPU's per-frame kernel and copy
+// times, the host-to-device copy rate and the copy-bound limit.
+//
+// Frames come from ordinary (pageable) host memory, as an application's
+// would. fps is the median of --runs runs through the public API; the
+// per-frame times come from one extra run with timing events on.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/backend.h"
+#include "core/gpu_device.h"
+#include "core/metrics.h"
+#include "vmafhip.h"
+
+using namespace vmafhip;
+
+namespace {
+
+struct Options {
+    std::vector<std::pair<int, int>> sizes = {{576, 324}, {1920, 1080}, {3840, 2160}};
+    std::vector<int> bits = {8, 10};
+    std::vector<std::string> features = {"psnr", "float_ssim", "adm", "all"};
+    std::vector<std::string> backends = {"cpu", "hip"};
+    std::vector<int> streams = {1};
+    double seconds = 2.0;
+    int runs = 3;
+    int depth = 0;
+    int threads = 0;
+    HipTuning tuning;
+};
+
+unsigned feature_mask(const std::string &f)
+{
+    if (f == "psnr")
+        return VMAFHIP_FEATURE_PSNR;
+    if (f == "float_ssim")
+        return VMAFHIP_FEATURE_FLOAT_SSIM;
+    if (f == "adm")
+        return VMAFHIP_FEATURE_ADM;
+    return VMAFHIP_FEATURE_ALL;
+}
+
+// A few distinct 4:2:0 frame pairs with video-like structure, cycled.
+struct Clip {
+    std::vector<std::vector<uint8_t>> ref, dis;
+    std::vector<VmafHipPicture> pr, pd;
+    Clip(int w, int h, int bpc, int count)
+    {
+        const int bps = bpc > 8 ? 2 : 1, cw = (w + 1) / 2, ch = (h + 1) / 2;
+        const size_t luma = static_cast<size_t>(w) * h * bps, chroma = static_cast<size_t>(cw) * ch * bps;
+        std::mt19937 rng(7);
+        const int max = (1 << bpc) - 1;
+        for (int i = 0; i < count; i++) {
+            ref.emplace_back(luma + 2 * chroma);
+            dis.emplace_back(luma + 2 * chroma);
+            for (size_t k = 0; k < (luma + 2 * chroma) / bps; k++) {
+                const int x = static_cast<int>(k % w), y = static_cast<int>(k / w);
+                int r = ((x + 3 * i) * 5 + y * 3) % (max + 1);
+                int d = r + static_cast<int>(rng() % 9) - 4;
+                d = d < 0 ? 0 : d > max ? max : d;
+                if (bps == 2) {
+                    reinterpret_cast<uint16_t *>(ref.back().data())[k] = static_cast<uint16_t>(r);
+                    reinterpret_cast<uint16_t *>(dis.back().data())[k] = static_cast<uint16_t>(d);
+                } else {
+                    ref.back()[k] = static_cast<uint8_t>(r);
+                    dis.back()[k] = static_cast<uint8_t>(d);
+                }
+            }
+            for (auto *v : {&ref.back(), &dis.back()}) {
+                VmafHipPicture p = {{v->data(), v->data() + luma, v->data() + luma + chroma},
+                                    {static_cast<ptrdiff_t>(w) * bps, static_cast<ptrdiff_t>(cw) * bps,
+                                     static_cast<ptrdiff_t>(cw) * bps}};
+                (v == &ref.back() ? pr : pd).push_back(p);
+            }
+        }
+    }
+};
+
+VmafHipSettings settings(const Options &o, int w, int h, int bpc, const std::string &feat,
+                         const std::string &backend)
+{
+    VmafHipSettings s;
+    vmafhip_default_settings(&s);
+    s.width = w;
+    s.height = h;
+    s.bitdepth = bpc;
+    s.features = feature_mask(feat);
+    s.backend = backend == "cpu" ? VMAFHIP_BACKEND_CPU : VMAFHIP_BACKEND_HIP;
+    s.queue_depth = o.depth;
+    s.threads = o.threads;
+    s.log_level = VMAFHIP_LOG_WARNING;
+    return s;
+}
+
+// Frames per second of one context fed as fast as possible for ~seconds.
+double run_fps(const VmafHipSettings &s, const Clip &clip, double seconds, std::string *err)
+{
+    VmafHipContext *c = nullptr;
+    if (vmafhip_open(&c, &s) < 0) {
+        *err = vmafhip_last_error(nullptr);
+        return 0;
+    }
+    double elapsed = 0;
+    int n = 0;
+    // warm-up frames are not timed
+    for (int i = 0; i < 8; i++)
+        vmafhip_submit(c, &clip.pd[i % clip.pd.size()], &clip.pr[i % clip.pr.size()]);
+    vmafhip_flush(c);
+    const auto t1 = std::chrono::steady_clock::now();
+    do {
+        for (int k = 0; k < 16; k++, n++)
+            if (vmafhip_submit(c, &clip.pd[n % clip.pd.size()], &clip.pr[n % clip.pr.size()]) < 0) {
+                *err = vmafhip_last_error(c);
+                vmafhip_close(&c);
+                return 0;
+            }
+        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    } while (elapsed < seconds);
+    vmafhip_flush(c);
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    vmafhip_close(&c);
+    return n / elapsed;
+}
+
+// Several contexts on one device, one thread each: total frames per second.
+double run_streams(const VmafHipSettings &s, const Clip &clip, double seconds, int streams, std::string *err)
+{
+    std::vector<double> fps(static_cast<size_t>(streams));
+    std::vector<std::string> errs(static_cast<size_t>(streams));
+    std::vector<std::thread> t;
+    for (int i = 0; i < streams; i++)
+        t.emplace_back([&, i] { fps[i] = run_fps(s, clip, seconds, &errs[i]); });
+    double total = 0;
+    for (int i = 0; i < streams; i++) {
+        t[i].join();
+        total += fps[i];
+        if (!errs[i].empty())
+            *err = errs[i];
+    }
+    return total;
+}
+
+// Per-frame GPU times through the internal backend with timing events.
+bool gpu_timings(const VmafHipSettings &s, const Clip &clip, const HipTuning &tuning, BackendStats *st)
+{
+    Metrics m;
+    std::vector<std::string> names, agg;
+    std::string err;
+    if (metrics_create(s, &m, &names, &agg, &err) < 0)
+        return false;
+    HipTuning t = tuning;
+    t.timing = true;
+    int ret = 0;
+    auto b = make_hip_backend(m, s, Logger(nullptr, nullptr, VMAFHIP_LOG_ERROR), &ret, &err, t);
+    if (!b)
+        return false;
+    const int planes = m.chroma_planes_read();
+    FrameAccum a;
+    unsigned submitted = 0, collected = 0;
+    for (int i = 0; i < 64; i++) {
+        FrameView f;
+        const VmafHipPicture &r = clip.pr[i % clip.pr.size()], &d = clip.pd[i % clip.pd.size()];
+        for (int p = 0; p < planes; p++) {
+            f.ref[p] = PlaneView{static_cast<const uint8_t *>(r.data[p]), r.stride[p], m.g.scored_w(p), m.g.scored_h(p)};
+            f.dis[p] = PlaneView{static_cast<const uint8_t *>(d.data[p]), d.stride[p], m.g.scored_w(p), m.g.scored_h(p)};
+        }
+        if (submitted - collected == static_cast<unsigned>(b->depth())) {
+            b->collect(true, &a, &err);
+            collected++;
+        }
+        b->submit(f, &err);
+        submitted++;
+    }
+    while (collected < submitted) {
+        b->collect(true, &a, &err);
+        collected++;
+    }
+    return b->stats(st);
+}
+
+std::vector<std::string> split(const char *s)
+{
+    std::vector<std::string> out;
+    std::string cur;
+    for (; *s; s++)
+        if (*s == ',') {
+            out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += *s;
+        }
+    out.push_back(cur);
+    return out;
+}
+
+void usage()
+{
+    std::puts(
+        "usage: vmafhip-bench [options]\n"
+        "  --sizes WxH,...        frame sizes (default 576x324,1920x1080,3840x2160)\n"
+        "  --bits 8,10,...        bit depths (default 8,10; 10 only at 1920x1080)\n"
+        "  --features LIST        psnr,float_ssim,adm,all (default all four rows)\n"
+        "  --backends LIST        cpu,hip (default both)\n"
+        "  --streams 1,2,4        concurrent contexts on one GPU (default 1)\n"
+        "  --seconds S            time per run (default 2)\n"
+        "  --runs N               runs per row; the median is reported (default 3)\n"
+        "  --depth N              frames in flight (default automatic)\n"
+        "  --threads N            CPU threads (default one per core)\n"
+        "  --staging pinned|direct  GPU staging route (default pinned)\n"
+        "  --no-graphs            launch kernels per frame instead of replaying graphs");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    Options o;
+    bool bits_given = false;
+    for (int i = 1; i < argc; i++) {
+        const std::string a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
+        auto need = [&]() {
+            if (!v) {
+                std::fprintf(stderr, "vmafhip-bench: %s needs a value\n", a.c_str());
+                std::exit(2);
+            }
+            i++;
+            return v;
+        };
+        if (a == "--sizes") {
+            o.sizes.clear();
+            for (const auto &s : split(need())) {
+                int w = 0, h = 0;
+                if (std::sscanf(s.c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0) {
+                    std::fprintf(stderr, "vmafhip-bench: bad size '%s' (expected WxH)\n", s.c_str());
+                    return 2;
+                }
+                o.sizes.emplace_back(w, h);
+            }
+        } else if (a == "--bits") {
+            o.bits.clear();
+            bits_given = true;
+            for (const auto &s : split(need()))
+                o.bits.push_back(std::atoi(s.c_str()));
+        } else if (a == "--features") {
+            o.features = split(need());
+        } else if (a == "--backends") {
+            o.backends = split(need());
+        } else if (a == "--streams") {
+            o.streams.clear();
+            for (const auto &s : split(need()))
+                o.streams.push_back(std::max(1, std::atoi(s.c_str())));
+        } else if (a == "--seconds") {
+            o.seconds = std::atof(need());
+        } else if (a == "--runs") {
+            o.runs = std::max(1, std::atoi(need()));
+        } else if (a == "--depth") {
+            o.depth = std::atoi(need());
+        } else if (a == "--threads") {
+            o.threads = std::atoi(need());
+        } else if (a == "--staging") {
+            const std::string s = need();
+            o.tuning.staging = s == "direct" ? HipTuning::STAGING_DIRECT : HipTuning::STAGING_PINNED;
+        } else if (a == "--no-graphs") {
+            o.tuning.graphs = false;
+        } else if (a == "--help" || a == "-h") {
+            usage();
+            return 0;
+        } else {
+            std::fprintf(stderr, "vmafhip-bench: unknown option %s\n", a.c_str());
+            usage();
+            return 2;
+        }
+    }
+    const bool have_gpu = vmafhip_device_count() > 0;
+    double pinned_gbps = 0, pageable_gbps = 0;
+    if (have_gpu) {
+        std::string err;
+        gpu_measure_h2d(size_t(64) << 20, true, 10, &pinned_gbps, &err);
+        gpu_measure_h2d(size_t(64) << 20, false, 10, &pageable_gbps, &err);
+        std::printf("host-to-device copy rate, 64 MiB: pinned %.1f GB/s, pageable %.1f GB/s\n",
+                    pinned_gbps, pageable_gbps);
+    }
+    std::printf("%-10s %4s %-10s %-4s %3s %10s %9s %9s %9s %9s %10s %6s %8s\n", "size", "bits", "features",
+                "back", "str", "fps", "kernel_ms", "h2d_ms", "host_ms", "h2d_GB/s", "copy_bound", "frac",
+                "dev_MiB");
+    for (const auto &sz : o.sizes)
+        for (int bpc : o.bits) {
+            if (!bits_given && bpc != 8 && !(sz.first == 1920 && sz.second == 1080))
+                continue;
+            const Clip clip(sz.first, sz.second, bpc, 4);
+            for (const auto &feat : o.features)
+                for (const auto &be : o.backends)
+                    for (int streams : o.streams) {
+                        if (be == "hip" && !have_gpu)
+                            continue;
+                        if (be == "cpu" && streams > 1)
+                            continue;
+                        const VmafHipSettings s = settings(o, sz.first, sz.second, bpc, feat, be);
+                        std::vector<double> fps;
+                        std::string err;
+                        for (int r = 0; r < o.runs; r++)
+                            fps.push_back(run_streams(s, clip, be == "cpu" ? o.seconds / 2 : o.seconds, streams, &err));
+                        std::sort(fps.begin(), fps.end());
+                        const double med = fps[fps.size() / 2];
+                        char size_text[32];
+                        std::snprintf(size_text, sizeof size_text, "%dx%d", sz.first, sz.second);
+                        std::printf("%-10s %4d %-10s %-4s %3d %10.1f", size_text, bpc, feat.c_str(), be.c_str(),
+                                    streams, med);
+                        BackendStats st;
+                        if (be == "hip" && gpu_timings(s, clip, o.tuning, &st) && st.frames) {
+                            const double bytes = static_cast<double>(st.h2d_bytes) / st.frames;
+                            const double bound = pinned_gbps * 1e9 / bytes;
+                            std::printf(" %9.3f %9.3f %9.3f %9.1f %10.0f %5.0f%% %8.0f", st.kernel_ms / st.frames,
+                                        st.h2d_ms / st.frames, st.host_copy_ms / st.frames,
+                                        bytes / (st.h2d_ms / st.frames) / 1e6, bound, 100 * med / bound,
+                                        st.device_bytes / 1048576.0);
+                        }
+                        if (!err.empty())
+                            std::printf("  error: %s", err.c_str());
+                        std::printf("\n");
+                        std::fflush(stdout);
+                    }
+        }
+    return 0;
+}
