@@ -268,28 +268,23 @@ TEST(Api, NegativeStrides)
     s.backend = TEST_BACKEND;
     Ctx bottom = open_ok(s);
     for (int i = 0; i < 2; i++) {
-        VmafHipPicture r = ref.picture(i), d = dis.picture(i);
+        const VmafHipPicture r = ref.picture(i), d = dis.picture(i);
         ASSERT_EQ(vmafhip_submit(top.get(), &d, &r), i);
+        // The same pictures stored bottom-up: memory row H-1-y holds row y,
+        // data points at row 0 (the last row in memory), strides negative.
         const int hs[3] = {f.h, (f.h + 1) / 2, (f.h + 1) / 2};
-        for (int p = 0; p < 3; p++) {
-            r.data[p] = static_cast<const uint8_t *>(r.data[p]) + (hs[p] - 1) * r.stride[p];
-            d.data[p] = static_cast<const uint8_t *>(d.data[p]) + (hs[p] - 1) * d.stride[p];
-            r.stride[p] = -r.stride[p];
-            d.stride[p] = -d.stride[p];
-        }
-        // Bottom-up storage of the vertically flipped picture is the
-        // original picture again, row for row.
         std::vector<std::vector<uint8_t>> copies;
         VmafHipPicture rf = r, df = d;
         for (VmafHipPicture *pic : {&rf, &df})
             for (int p = 0; p < 3; p++) {
-                const ptrdiff_t row = -pic->stride[p];
+                const ptrdiff_t row = pic->stride[p];
                 std::vector<uint8_t> flipped(static_cast<size_t>(row) * hs[p]);
                 for (int y = 0; y < hs[p]; y++)
                     std::memcpy(&flipped[static_cast<size_t>(hs[p] - 1 - y) * row],
-                                static_cast<const uint8_t *>(pic->data[p]) + y * pic->stride[p], row);
+                                static_cast<const uint8_t *>(pic->data[p]) + y * row, row);
                 copies.push_back(std::move(flipped));
                 pic->data[p] = copies.back().data() + (hs[p] - 1) * row;
+                pic->stride[p] = -row;
             }
         ASSERT_EQ(vmafhip_submit(bottom.get(), &df, &rf), i) << vmafhip_last_error(bottom.get());
     }
