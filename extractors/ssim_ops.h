@@ -6,7 +6,7 @@
 // arithmetic only, so the header also compiles as device code.
 #pragma once
 
-#include <math.h>   // ::sqrt(double), also in device code
+#include <math.h> // ::sqrt(double), also in device code
 #include <stddef.h> // ptrdiff_t
 
 #include "core/hd.h"
