@@ -29,6 +29,10 @@ namespace {
 
 constexpr size_t kAlign = 256;
 constexpr int kDefaultDepth = 4;
+// Host staging: frames above this are copied by the thread pool, in bands of
+// about kBandBytes (small enough to keep every core busy).
+constexpr size_t kParallelCopyBytes = size_t(1) << 20;
+constexpr size_t kBandBytes = size_t(128) << 10;
 
 size_t align_up(size_t v)
 {
@@ -75,6 +79,12 @@ private:
     int enqueue_kernels(Slot &s, std::string *err);
     int capture_graph(Slot &s, std::string *err);
     void stage_on_host(Slot &s, const FrameView &f);
+
+    /// Rows [y0, y1) of one plane: the unit of parallel host staging.
+    struct Band {
+        int pic, plane, y0, y1;
+    };
+    std::vector<Band> bands_;
     int copy_direct(Slot &s, const FrameView &f, std::string *err);
 
     const Metrics &m_;
@@ -137,6 +147,13 @@ int HipBackend::init(const VmafHipSettings &s, std::string *err)
             off += align_up(static_cast<size_t>(g.scored_w(p)) * g.scored_h(p) * g.bytes_per_sample());
         }
     frame_bytes_ = off;
+    for (int pic = 0; pic < 2; pic++)
+        for (int p = 0; p < planes_; p++) {
+            const size_t row = std::max<size_t>(1, static_cast<size_t>(g.scored_w(p)) * g.bytes_per_sample());
+            const int rows = static_cast<int>(std::max<size_t>(1, kBandBytes / row));
+            for (int y = 0; y < g.scored_h(p); y += rows)
+                bands_.push_back(Band{pic, p, y, std::min(g.scored_h(p), y + rows)});
+        }
     ssim_bytes_ = m_.ssim ? align_up(ssim_workspace_bytes(*m_.ssim)) : 0;
     adm_bytes_ = m_.adm ? align_up(adm_workspace_bytes(*m_.adm)) : 0;
 
@@ -147,7 +164,7 @@ int HipBackend::init(const VmafHipSettings &s, std::string *err)
     if (per_slot * depth > free_b) {
         *err = strprintf("a %dx%d %d-bit frame needs %zu MiB of GPU memory per frame in flight "
                          "(%d in flight: %zu MiB), but GPU %d has %zu MiB free of %zu MiB: "
-                         "lower queue_depth, the frame size or the features, or use backend=cpu",
+                         "lower queue_depth, the frame size or the features, or use the CPU backend",
                          g.w, g.h, g.bpc, per_slot >> 20, depth, (per_slot * depth) >> 20,
                          dev_.index, free_b >> 20, total_b >> 20);
         return -ENOMEM;
@@ -249,19 +266,22 @@ int HipBackend::enqueue_kernels(Slot &s, std::string *err)
 // Caller planes -> pinned staging, rows packed; big frames split over threads.
 void HipBackend::stage_on_host(Slot &s, const FrameView &f)
 {
-    const Geometry &g = m_.g;
-    const int bps = g.bytes_per_sample();
-    for (int pic = 0; pic < 2; pic++)
-        for (int p = 0; p < planes_; p++) {
-            const PlaneView &src = pic ? f.dis[p] : f.ref[p];
-            uint8_t *dst = s.host + plane_off_[pic][p];
+    const int bps = m_.g.bytes_per_sample();
+    auto copy = [&](int b0, int b1) {
+        for (int b = b0; b < b1; b++) {
+            const Band &band = bands_[b];
+            const PlaneView &src = band.pic ? f.dis[band.plane] : f.ref[band.plane];
             const size_t row = static_cast<size_t>(src.w) * bps;
-            const int min_rows = static_cast<int>(std::max<size_t>(1, (1u << 20) / std::max<size_t>(row, 1)));
-            pool_.parallel_for(src.h, min_rows, [&](int y0, int y1) {
-                for (int y = y0; y < y1; y++)
-                    std::memcpy(dst + y * row, src.row<uint8_t>(y), row);
-            });
+            uint8_t *dst = s.host + plane_off_[band.pic][band.plane];
+            for (int y = band.y0; y < band.y1; y++)
+                std::memcpy(dst + y * row, src.row<uint8_t>(y), row);
         }
+    };
+    // Waking the pool costs more than copying a small frame.
+    if (frame_bytes_ < kParallelCopyBytes)
+        copy(0, static_cast<int>(bands_.size()));
+    else
+        pool_.parallel_for(static_cast<int>(bands_.size()), 1, copy);
 }
 
 // hipMemcpy2DAsync from pageable memory returns once the runtime has taken

@@ -112,6 +112,7 @@ int context_finish_until(VmafHipContext *c, unsigned index, bool wait)
         }
         finish_frame(c, c->finished, a);
         c->finished++;
+        c->last_finish = std::chrono::steady_clock::now();
     }
     return 0;
 }
@@ -237,6 +238,8 @@ extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
             f.ref[p].data = static_cast<const uint8_t *>(ref->data[p]);
             f.ref[p].stride = ref->stride[p];
         }
+        if (!c->submitted())
+            c->first_submit = std::chrono::steady_clock::now();
         c->values.resize(c->values.size() + c->names.size());
         c->status.push_back(1);
         c->aggregates_ready = false;

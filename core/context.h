@@ -2,6 +2,7 @@
 // per-frame results in submission order.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct VmafHipContext {
     bool aggregates_ready = false;
 
     std::string last_error;
+
+    /// Wall time from the first submit to the last finished frame (the log's fps).
+    std::chrono::steady_clock::time_point first_submit, last_finish;
 
     unsigned submitted() const { return static_cast<unsigned>(status.size()); }
     const double *frame_values(unsigned i) const { return values.data() + i * names.size(); }

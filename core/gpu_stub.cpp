@@ -10,7 +10,7 @@ std::unique_ptr<Backend> make_hip_backend(const Metrics &, const VmafHipSettings
                                           int *ret, std::string *err, const HipTuning &)
 {
     *ret = -ENODEV;
-    *err = "built without GPU support (gpu_platform=none); use backend=cpu";
+    *err = "built without GPU support (gpu_platform=none): use the CPU backend";
     return nullptr;
 }
 

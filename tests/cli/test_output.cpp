@@ -1,0 +1,375 @@
+// The log writers (core/output*.cpp) on a context filled by hand: exact
+// text of each format, libvmaf's number rules (6 decimals, 16 when the
+// fraction is below 1e-6, null for non-finite values in JSON), frames with
+// an error left out, and vmafhip_write_log()'s errors.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <string>
+#include <unistd.h>
+
+#include "core/context.h"
+#include "core/output.h"
+#include "tests/cli/cli_runner.h"
+#include "tests/common/json.h"
+
+namespace {
+
+using vmafhip::json_number;
+using vmafhip::text_number;
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+constexpr double qnan = std::numeric_limits<double>::quiet_NaN();
+constexpr unsigned FULL = VMAFHIP_LOG_FULL_PRECISION;
+
+// Expected texts, printed by Python (IEEE doubles, C printf rounding) from
+// the same values and libvmaf's pooling formulas; "VERSION" stands for
+// vmafhip_version().
+const char *const want_json = R"({
+  "version": "VERSION",
+  "fps": 0.00,
+  "frames": [
+    {
+      "frameNum": 1,
+      "metrics": {
+        "feature_a": 0.0000001000000000,
+        "feature_b": 0.500000,
+        "feature_c": null
+      }
+    },
+    {
+      "frameNum": 2,
+      "metrics": {
+        "feature_a": 27.0000008529999995,
+        "feature_b": -0.250000,
+        "feature_c": 1.000000
+      }
+    },
+    {
+      "frameNum": 3,
+      "metrics": {
+        "feature_a": 3.000000,
+        "feature_b": null,
+        "feature_c": 2.000000
+      }
+    }
+  ],
+  "pooled_metrics": {
+    "feature_a": {
+      "min": 0.0000001000000000,
+      "max": 27.0000008529999995,
+      "mean": 10.0000003176666663,
+      "harmonic_mean": 1.333334
+    },
+    "feature_b": {
+      "min": -0.250000,
+      "max": null,
+      "mean": null,
+      "harmonic_mean": 0.500000
+    },
+    "feature_c": {
+      "min": null,
+      "max": null,
+      "mean": null,
+      "harmonic_mean": null
+    }
+  },
+  "aggregate_metrics": {
+    "agg_x": null,
+    "agg_y": 42.0000001000000012
+  }
+}
+)";
+const char *const want_json_full = R"({
+  "version": "VERSION",
+  "fps": 0.00,
+  "frames": [
+    {
+      "frameNum": 1,
+      "metrics": {
+        "feature_a": 9.9999999999999995e-08,
+        "feature_b": 0.5,
+        "feature_c": null
+      }
+    },
+    {
+      "frameNum": 2,
+      "metrics": {
+        "feature_a": 27.000000853,
+        "feature_b": -0.25,
+        "feature_c": 1
+      }
+    },
+    {
+      "frameNum": 3,
+      "metrics": {
+        "feature_a": 3,
+        "feature_b": null,
+        "feature_c": 2
+      }
+    }
+  ],
+  "pooled_metrics": {
+    "feature_a": {
+      "min": 9.9999999999999995e-08,
+      "max": 27.000000853,
+      "mean": 10.000000317666666,
+      "harmonic_mean": 1.3333335167893483
+    },
+    "feature_b": {
+      "min": -0.25,
+      "max": null,
+      "mean": null,
+      "harmonic_mean": 0.5
+    },
+    "feature_c": {
+      "min": null,
+      "max": null,
+      "mean": null,
+      "harmonic_mean": null
+    }
+  },
+  "aggregate_metrics": {
+    "agg_x": null,
+    "agg_y": 42.000000100000001
+  }
+}
+)";
+const char *const want_csv = R"(Frame,feature_a,feature_b,feature_c,
+1,0.000000,0.500000,nan,
+2,27.000001,-0.250000,1.000000,
+3,3.000000,inf,2.000000,
+)";
+const char *const want_csv_full = R"(Frame,feature_a,feature_b,feature_c,
+1,9.9999999999999995e-08,0.5,nan,
+2,27.000000853,-0.25,1,
+3,3,inf,2,
+)";
+const char *const want_xml = R"(<VMAF version="VERSION">
+  <params qualityWidth="64" qualityHeight="48" />
+  <fyi fps="0.00" />
+  <frames>
+    <frame frameNum="1" feature_a="0.000000" feature_b="0.500000" feature_c="nan" />
+    <frame frameNum="2" feature_a="27.000001" feature_b="-0.250000" feature_c="1.000000" />
+    <frame frameNum="3" feature_a="3.000000" feature_b="inf" feature_c="2.000000" />
+  </frames>
+  <pooled_metrics>
+    <metric name="feature_a" min="0.000000" max="27.000001" mean="10.000000" harmonic_mean="1.333334" />
+    <metric name="feature_b" min="-0.250000" max="inf" mean="inf" harmonic_mean="0.500000" />
+    <metric name="feature_c" min="nan" max="nan" mean="nan" harmonic_mean="nan" />
+  </pooled_metrics>
+  <aggregate_metrics agg_x="-inf" agg_y="42.000000" />
+</VMAF>
+)";
+const char *const want_xml_full = R"(<VMAF version="VERSION">
+  <params qualityWidth="64" qualityHeight="48" />
+  <fyi fps="0.00" />
+  <frames>
+    <frame frameNum="1" feature_a="9.9999999999999995e-08" feature_b="0.5" feature_c="nan" />
+    <frame frameNum="2" feature_a="27.000000853" feature_b="-0.25" feature_c="1" />
+    <frame frameNum="3" feature_a="3" feature_b="inf" feature_c="2" />
+  </frames>
+  <pooled_metrics>
+    <metric name="feature_a" min="9.9999999999999995e-08" max="27.000000853" mean="10.000000317666666" harmonic_mean="1.3333335167893483" />
+    <metric name="feature_b" min="-0.25" max="inf" mean="inf" harmonic_mean="0.5" />
+    <metric name="feature_c" min="nan" max="nan" mean="nan" harmonic_mean="nan" />
+  </pooled_metrics>
+  <aggregate_metrics agg_x="-inf" agg_y="42.000000100000001" />
+</VMAF>
+)";
+
+void quiet_log(void *, VmafHipLogLevel, const char *, va_list) {}
+
+// Frame 0 failed (-ERANGE); the others hold a tiny value, fractions below
+// 1e-6, NaN and +inf; the aggregates -inf and a tiny fraction.
+std::unique_ptr<VmafHipContext> fake_context()
+{
+    auto c = std::make_unique<VmafHipContext>();
+    c->log = vmafhip::Logger(quiet_log, nullptr, VMAFHIP_LOG_DEBUG);
+    c->settings.width = 64;
+    c->settings.height = 48;
+    c->names = {"feature_a", "feature_b", "feature_c"};
+    for (const auto &n : c->names)
+        c->name_ptrs.push_back(n.c_str());
+    c->values = {99, 99, 99, 1e-7, 0.5, qnan, 27.000000853, -0.25, 1.0, 3.0, inf, 2.0};
+    c->status = {-ERANGE, 0, 0, 0};
+    c->finished = 4;
+    c->aggregate_names = {"agg_x", "agg_y"};
+    for (const auto &n : c->aggregate_names)
+        c->aggregate_name_ptrs.push_back(n.c_str());
+    c->aggregate_values = {-inf, 42.0000001};
+    c->aggregates_ready = true;
+    return c;
+}
+
+std::string with_version(std::string text)
+{
+    const size_t at = text.find("VERSION");
+    return text.replace(at, 7, vmafhip_version());
+}
+
+std::string capture(void (*writer)(const VmafHipContext &, unsigned, FILE *),
+                    const VmafHipContext &c, unsigned flags)
+{
+    char *buf = nullptr;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    writer(c, flags, f);
+    std::fclose(f);
+    std::string out(buf, size);
+    std::free(buf);
+    return out;
+}
+
+} // namespace
+
+// Values and their printed forms from the goldens (natural1 ref_vs_ref and
+// the ADM scales of tests/fixtures/golden/*.json).
+TEST(OutputNumbers, JsonFollowsLibvmafsRule)
+{
+    EXPECT_EQ(json_number(1.000000852404014, 0), "1.0000008524040140");
+    EXPECT_EQ(json_number(1.0000002307032851, 0), "1.0000002307032851");
+    EXPECT_EQ(json_number(1.0000017048080283, 0), "1.000002");
+    EXPECT_EQ(json_number(1.0000126967007121, 0), "1.000013");
+    EXPECT_EQ(json_number(60.000000000000007, 0), "60.0000000000000071");
+    EXPECT_EQ(json_number(60.0, 0), "60.000000");
+    EXPECT_EQ(json_number(27.302949905514602, 0), "27.302950");
+    EXPECT_EQ(json_number(0.0, 0), "0.000000");
+    EXPECT_EQ(json_number(1e-7, 0), "0.0000001000000000");
+    EXPECT_EQ(json_number(5e-7, 0), "0.0000005000000000");
+    EXPECT_EQ(json_number(2e-6, 0), "0.000002");
+    // The fraction of a negative number is counted from floor(): -1e-7 has
+    // the fraction 0.9999999, so it prints with 6 decimals, as in libvmaf.
+    EXPECT_EQ(json_number(-1e-7, 0), "-0.000000");
+    EXPECT_EQ(json_number(qnan, 0), "null");
+    EXPECT_EQ(json_number(inf, 0), "null");
+    EXPECT_EQ(json_number(-inf, 0), "null");
+    EXPECT_EQ(json_number(qnan, FULL), "null");
+    EXPECT_EQ(json_number(-inf, FULL), "null");
+    EXPECT_EQ(json_number(60.0, FULL), "60");
+    EXPECT_EQ(json_number(1.000000852404014, FULL), "1.000000852404014");
+    EXPECT_EQ(json_number(0.1, FULL), "0.10000000000000001");
+}
+
+TEST(OutputNumbers, CsvAndXmlPrintSixDecimals)
+{
+    EXPECT_EQ(text_number(1.000000852404014, 0), "1.000001");
+    EXPECT_EQ(text_number(1e-7, 0), "0.000000");
+    EXPECT_EQ(text_number(0.1, FULL), "0.10000000000000001");
+    EXPECT_EQ(text_number(qnan, 0), "nan");
+    EXPECT_EQ(text_number(-qnan, 0), "nan");
+    EXPECT_EQ(text_number(inf, 0), "inf");
+    EXPECT_EQ(text_number(-inf, FULL), "-inf");
+}
+
+TEST(OutputWriters, JsonText)
+{
+    const auto c = fake_context();
+    EXPECT_EQ(capture(vmafhip::write_json, *c, 0), with_version(want_json));
+    EXPECT_EQ(capture(vmafhip::write_json, *c, FULL), with_version(want_json_full));
+}
+
+TEST(OutputWriters, JsonParsesWithErrorFramesLeftOut)
+{
+    const auto c = fake_context();
+    const testjson::Value v = testjson::parse(capture(vmafhip::write_json, *c, 0));
+    ASSERT_EQ(v["frames"].arr.size(), 3u);
+    EXPECT_EQ(v["frames"].arr[0]["frameNum"].num, 1.0); // frame 0 failed: no entry
+    EXPECT_EQ(v["frames"].arr[0]["metrics"]["feature_c"].type, testjson::Value::Null);
+    EXPECT_EQ(v["frames"].arr[0]["metrics"]["feature_a"].num, 1e-7);
+    // Pooling skips frame 0 (its values, 99, would be the maximum).
+    EXPECT_EQ(v["pooled_metrics"]["feature_a"]["max"].num, 27.000000853);
+    EXPECT_EQ(v["pooled_metrics"]["feature_b"]["mean"].type, testjson::Value::Null);
+    EXPECT_EQ(v["aggregate_metrics"]["agg_x"].type, testjson::Value::Null);
+}
+
+// No frame scored at all: an empty frames array and empty pooled objects,
+// still valid JSON (libvmaf prints the same shape).
+TEST(OutputWriters, JsonWithNoScoredFrame)
+{
+    auto c = fake_context();
+    c->status = {-ERANGE, -ERANGE, -ERANGE, -ERANGE};
+    const std::string text = capture(vmafhip::write_json, *c, 0);
+    const testjson::Value v = testjson::parse(text);
+    EXPECT_TRUE(v["frames"].arr.empty());
+    EXPECT_TRUE(v["pooled_metrics"]["feature_a"].obj.empty());
+    EXPECT_NE(text.find("  \"frames\": [\n  ],\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("    \"feature_a\": {\n    },\n"), std::string::npos) << text;
+}
+
+TEST(OutputWriters, CsvText)
+{
+    const auto c = fake_context();
+    EXPECT_EQ(capture(vmafhip::write_csv, *c, 0), want_csv);
+    EXPECT_EQ(capture(vmafhip::write_csv, *c, FULL), want_csv_full);
+}
+
+TEST(OutputWriters, XmlText)
+{
+    const auto c = fake_context();
+    EXPECT_EQ(capture(vmafhip::write_xml, *c, 0), with_version(want_xml));
+    EXPECT_EQ(capture(vmafhip::write_xml, *c, FULL), with_version(want_xml_full));
+}
+
+// The entry point flushes, then writes the chosen format to the file.
+TEST(OutputWriteLog, WritesEachFormatToAFile)
+{
+    const std::pair<VmafHipLogFormat, void (*)(const VmafHipContext &, unsigned, FILE *)>
+        formats[] = {{VMAFHIP_LOG_FMT_JSON, vmafhip::write_json},
+                     {VMAFHIP_LOG_FMT_CSV, vmafhip::write_csv},
+                     {VMAFHIP_LOG_FMT_XML, vmafhip::write_xml}};
+    for (const auto &f : formats) {
+        for (const unsigned flags : {0u, FULL}) {
+            auto c = fake_context();
+            const std::string path = clitest::scratch("log.txt");
+            ASSERT_EQ(vmafhip_write_log(c.get(), path.c_str(), f.first, flags), 0)
+                << vmafhip_last_error(c.get());
+            EXPECT_EQ(clitest::read_file(path), capture(f.second, *c, flags));
+            EXPECT_EQ(clitest::read_file(path).empty(), false);
+        }
+    }
+}
+
+TEST(OutputWriteLog, UnwritablePathNamesPathAndReason)
+{
+    auto c = fake_context();
+    const char *path = "/nonexistent-vmafhip-dir/log.json";
+    EXPECT_EQ(vmafhip_write_log(c.get(), path, VMAFHIP_LOG_FMT_JSON, 0), -ENOENT);
+    EXPECT_EQ(std::string(vmafhip_last_error(c.get())),
+              "cannot open log file '/nonexistent-vmafhip-dir/log.json' for writing: "
+              "No such file or directory");
+    EXPECT_EQ(vmafhip_write_log(c.get(), "/", VMAFHIP_LOG_FMT_JSON, 0), -EISDIR);
+    EXPECT_EQ(std::string(vmafhip_last_error(c.get())),
+              "cannot open log file '/' for writing: Is a directory");
+}
+
+TEST(OutputWriteLog, FullDiskIsAnError)
+{
+    if (access("/dev/full", W_OK))
+        GTEST_SKIP() << "no /dev/full";
+    auto c = fake_context();
+    EXPECT_EQ(vmafhip_write_log(c.get(), "/dev/full", VMAFHIP_LOG_FMT_XML, 0), -ENOSPC);
+    EXPECT_EQ(std::string(vmafhip_last_error(c.get())),
+              "cannot write log file '/dev/full': No space left on device");
+}
+
+TEST(OutputWriteLog, BadArguments)
+{
+    auto c = fake_context();
+    const std::string path = clitest::scratch("bad.log");
+    EXPECT_EQ(vmafhip_write_log(c.get(), path.c_str(), static_cast<VmafHipLogFormat>(3), 0),
+              -EINVAL);
+    EXPECT_EQ(std::string(vmafhip_last_error(c.get())),
+              "log format 3 is not valid: accepted are json (0), csv (1) and xml (2)");
+    EXPECT_EQ(vmafhip_write_log(c.get(), path.c_str(), VMAFHIP_LOG_FMT_JSON, 2), -EINVAL);
+    EXPECT_EQ(std::string(vmafhip_last_error(c.get())),
+              "log flags 0x2 are not valid: accepted are 0 and VMAFHIP_LOG_FULL_PRECISION");
+    EXPECT_EQ(access(path.c_str(), F_OK), -1); // nothing created
+    EXPECT_EQ(vmafhip_write_log(nullptr, path.c_str(), VMAFHIP_LOG_FMT_JSON, 0), -EINVAL);
+    EXPECT_EQ(vmafhip_write_log(c.get(), nullptr, VMAFHIP_LOG_FMT_JSON, 0), -EINVAL);
+}

@@ -1,0 +1,301 @@
+// vmafhip: the command-line scorer, a stand-in for libvmaf's `vmaf` tool on
+// the features vmafhip computes. Parse the flags, open both inputs, settle
+// the frame format, open a context, score frame pairs as they are read,
+// then write the log (-o) or print the pooled means.
+//
+// Failures exit with status 1 and one message on stderr. A frame the library
+// cannot score (e.g. -ERANGE: a 10-bit sample above 1023) stops the run and
+// nothing is written: a log without that frame would pool the others as if
+// the video were shorter, a wrong number the user did not ask for.
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+#include "args.h"
+#include "format.h"
+#include "input.h"
+#include "progress.h"
+#include "vmafhip.h"
+
+using namespace cli;
+
+namespace {
+
+struct ContextCloser {
+    void operator()(VmafHipContext *c) const { vmafhip_close(&c); }
+};
+using Context = std::unique_ptr<VmafHipContext, ContextCloser>;
+
+// Library errors are kept, not printed: the CLI prints each failure once,
+// with what it was doing. Warnings (e.g. no GPU, scoring on the CPU) print.
+struct LogSink {
+    std::string last_error;
+};
+
+void log_message(void *cookie, VmafHipLogLevel level, const char *fmt, va_list vl)
+{
+    char buf[2048];
+    std::vsnprintf(buf, sizeof(buf), fmt, vl);
+    std::string msg(buf);
+    if (!msg.empty() && msg.back() == '\n')
+        msg.pop_back();
+    if (level == VMAFHIP_LOG_ERROR)
+        static_cast<LogSink *>(cookie)->last_error = msg;
+    else
+        std::fprintf(stderr, "vmafhip: %s: %s\n", level == VMAFHIP_LOG_WARNING ? "warning" : "info",
+                     msg.c_str());
+}
+
+int fail(const std::string &msg)
+{
+    std::fprintf(stderr, "vmafhip: %s\n", msg.c_str());
+    return 1;
+}
+
+// A .y4m header sets the format, and flags given as well must agree with it;
+// raw .yuv needs all four flags.
+int resolve_format(const Options &o, const Input &ref, const Input &dis, Format *fmt,
+                   std::string *err)
+{
+    const Format *r = ref.declared(), *d = dis.declared();
+    if (r && d && *r != *d) {
+        *err = ref.label() + " is " + describe(*r) + " but " + dis.label() + " is " +
+               describe(*d) + ": both inputs must have the same size and pixel format";
+        return -1;
+    }
+    if (r || d) {
+        const Format &h = r ? *r : *d;
+        const std::string where = "the y4m header of " + (r ? ref : dis).label();
+        auto disagree = [&](const char *flag, const std::string &given, const std::string &said) {
+            *err = std::string(flag) + " is " + given + " but " + where + " says " + said +
+                   ": leave the flag out or make it match";
+            return -1;
+        };
+        if (o.width >= 0 && o.width != h.w)
+            return disagree("-w/--width", std::to_string(o.width), std::to_string(h.w));
+        if (o.height >= 0 && o.height != h.h)
+            return disagree("-h/--height", std::to_string(o.height), std::to_string(h.h));
+        if (o.chroma >= 0 && o.chroma != h.chroma)
+            return disagree("-p/--pixel_format", chroma_name(static_cast<VmafHipChroma>(o.chroma)),
+                            chroma_name(h.chroma));
+        if (o.bitdepth >= 0 && o.bitdepth != h.bpc)
+            return disagree("-b/--bitdepth", std::to_string(o.bitdepth), std::to_string(h.bpc));
+        *fmt = h;
+        return 0;
+    }
+    const char *missing = o.width < 0      ? "-w/--width"
+                          : o.height < 0   ? "-h/--height"
+                          : o.chroma < 0   ? "-p/--pixel_format"
+                          : o.bitdepth < 0 ? "-b/--bitdepth"
+                                           : nullptr;
+    if (missing) {
+        *err = std::string("raw .yuv input needs -w/--width, -h/--height, -p/--pixel_format and "
+                           "-b/--bitdepth: ") +
+               missing + " is missing";
+        return -1;
+    }
+    fmt->w = o.width;
+    fmt->h = o.height;
+    fmt->chroma = static_cast<VmafHipChroma>(o.chroma);
+    fmt->bpc = o.bitdepth;
+    return 0;
+}
+
+// Checked before scoring so that a long run does not end in a path error;
+// vmafhip_write_log() still reports any error of the real write.
+int check_writable(const std::string &path, std::string *err)
+{
+    if (path.empty() || path == "-")
+        return 0;
+    struct stat st;
+    const size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash ? slash : 1);
+    const char *why = nullptr;
+    if (!stat(path.c_str(), &st))
+        why = S_ISDIR(st.st_mode) ? "it is a folder"
+              : access(path.c_str(), W_OK) ? std::strerror(errno)
+                                           : nullptr;
+    else if (errno != ENOENT || access(dir.c_str(), W_OK | X_OK))
+        why = std::strerror(errno);
+    if (!why)
+        return 0;
+    *err = "cannot write the log to '" + path + "': " + why;
+    return -1;
+}
+
+// Frames in `in` when reading stopped after `read` of them, for the
+// unequal-length warning; reads the rest when the input has no known size.
+long long total_frames(Input &in, long long read, uint8_t *buf, std::string *err)
+{
+    if (in.frame_count() >= 0)
+        return in.frame_count();
+    int r;
+    while ((r = in.read(buf, err)) > 0)
+        read++;
+    return r < 0 ? -1 : read;
+}
+
+// Frames both inputs hold (at most --frame_cnt), for the progress line.
+long long expected_frames(const Options &o, const Input &ref, const Input &dis)
+{
+    long long n = -1;
+    for (long long c : {ref.frame_count(), dis.frame_count(), static_cast<long long>(o.frame_cnt)})
+        if (c > 0 && (n < 0 || c < n))
+            n = c;
+    return n;
+}
+
+// Read and submit frame pairs until an input ends or --frame_cnt is reached.
+// @return frames scored, or -1 with *err set.
+long long score(VmafHipContext *ctx, const Options &o, const Format &fmt, Input &ref, Input &dis,
+                std::string *err)
+{
+    std::vector<uint8_t> ref_buf(frame_bytes(fmt)), dis_buf(frame_bytes(fmt));
+    Progress progress(!o.quiet && isatty(STDERR_FILENO), expected_frames(o, ref, dis));
+    unsigned n = 0, done = 0;
+    int rr = 1, dr = 1;
+    while (!o.frame_cnt || n < static_cast<unsigned>(o.frame_cnt)) {
+        if ((rr = ref.read(ref_buf.data(), err)) < 0 || (dr = dis.read(dis_buf.data(), err)) < 0)
+            return -1;
+        if (!rr || !dr)
+            break;
+        const VmafHipPicture rp = frame_picture(fmt, ref_buf.data());
+        const VmafHipPicture dp = frame_picture(fmt, dis_buf.data());
+        if (vmafhip_submit(ctx, &dp, &rp) < 0) {
+            *err = vmafhip_last_error(ctx);
+            return -1;
+        }
+        n++;
+        // Collect what is done without waiting: a frame error stops the run
+        // at once, and the progress line counts scored frames.
+        const double *values;
+        int ret;
+        while (done < n && (ret = vmafhip_frame_scores(ctx, done, 0, &values)) != -EAGAIN) {
+            if (ret < 0) {
+                *err = std::string(vmafhip_last_error(ctx)) + "; nothing was written";
+                return -1;
+            }
+            done++;
+        }
+        progress.update(done);
+    }
+    if (!n) {
+        *err = "no frame to score: " + (rr ? dis : ref).label() + " has no frames";
+        return -1;
+    }
+    if (vmafhip_flush(ctx) < 0) {
+        *err = std::string(vmafhip_last_error(ctx)) + "; nothing was written";
+        return -1;
+    }
+    progress.finish(n);
+    if (rr != dr) {
+        // One input ended; the other (whose last read succeeded) is longer.
+        Input &longer = rr ? ref : dis;
+        const long long total = total_frames(longer, n + 1, rr ? ref_buf.data() : dis_buf.data(), err);
+        if (total < 0)
+            return -1;
+        std::fprintf(stderr,
+                     "vmafhip: warning: %s has %lld frames and %s has %u: scored the %u frames "
+                     "both have (libvmaf also stops at the shorter input)\n",
+                     longer.label().c_str(), total, (rr ? dis : ref).label().c_str(), n, n);
+    }
+    return n;
+}
+
+// libvmaf-like "name: value" lines: the pooled mean of each feature, then
+// the end-of-stream aggregates.
+void print_summary(VmafHipContext *ctx, bool full_precision)
+{
+    const char *const fmt = full_precision ? "%s: %.17g\n" : "%s: %.6f\n";
+    const char *const *names;
+    const int n = vmafhip_feature_names(ctx, &names);
+    for (int i = 0; i < n; i++) {
+        VmafHipPooled p;
+        if (!vmafhip_pooled(ctx, i, &p))
+            std::printf(fmt, names[i], p.mean);
+    }
+    const double *values;
+    const int na = vmafhip_aggregate_scores(ctx, &names, &values);
+    for (int i = 0; i < na; i++)
+        std::printf(fmt, names[i], values[i]);
+}
+
+int run(const Options &o)
+{
+    LogSink sink;
+    VmafHipSettings s;
+    vmafhip_default_settings(&s);
+    s.log_callback = log_message;
+    s.log_cookie = &sink;
+    s.log_level = VMAFHIP_LOG_WARNING;
+    if (!o.features.empty())
+        s.features = 0;
+    for (const auto &spec : o.features)
+        if (vmafhip_settings_use_feature(&s, spec.c_str()) < 0)
+            return fail("--feature '" + spec + "': " + sink.last_error);
+    s.backend = o.backend;
+    s.device = o.device;
+    s.threads = o.threads;
+
+    std::string err;
+    const auto ref = open_input(o.reference, "reference", &err);
+    if (!ref)
+        return fail(err);
+    const auto dis = open_input(o.distorted, "distorted", &err);
+    if (!dis)
+        return fail(err);
+    Format fmt;
+    if (resolve_format(o, *ref, *dis, &fmt, &err) < 0)
+        return fail(err);
+    s.width = fmt.w;
+    s.height = fmt.h;
+    s.bitdepth = fmt.bpc;
+    s.chroma = fmt.chroma;
+    VmafHipContext *raw_ctx;
+    if (vmafhip_open(&raw_ctx, &s) < 0)
+        return fail(vmafhip_last_error(nullptr));
+    const Context ctx(raw_ctx);
+    if (ref->start(fmt, &err) < 0 || dis->start(fmt, &err) < 0 ||
+        check_writable(o.output, &err) < 0 || score(ctx.get(), o, fmt, *ref, *dis, &err) < 0)
+        return fail(err);
+
+    if (o.output.empty()) {
+        print_summary(ctx.get(), o.full_precision);
+        return 0;
+    }
+    if (vmafhip_write_log(ctx.get(), o.output.c_str(), o.format,
+                          o.full_precision ? VMAFHIP_LOG_FULL_PRECISION : 0) < 0)
+        return fail(vmafhip_last_error(ctx.get()));
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    Options o;
+    Action action;
+    std::string err;
+    if (parse_args(argc, argv, &o, &action, &err) < 0)
+        return fail(err);
+    if (action == Action::Help) {
+        std::fputs(help_text().c_str(), stdout);
+        return 0;
+    }
+    if (action == Action::Version) {
+        std::printf("vmafhip %s\n", vmafhip_version());
+        return 0;
+    }
+    try {
+        return run(o);
+    } catch (const std::bad_alloc &) {
+        return fail("out of memory (frame buffers of the given size)");
+    }
+}
