@@ -1,0 +1,661 @@
+/*
+ * Copyright (c) 2026 The vmafhip authors
+ *
+ * SPDX-License-Identifier: BSD-2-Clause-Patent
+ * (GPL- and LGPL-compatible; see the vmafhip project for the full text.)
+ */
+
+/**
+ * @file
+ * Calculate libvmaf-compatible quality metrics (psnr, float_ssim, integer
+ * ADM) between two video streams with the vmafhip library, on a GPU through
+ * HIP or on the CPU, and attach them to each frame of the first stream.
+ *
+ * The library scores asynchronously: a submitted frame pair gets an index at
+ * once and its scores later. Main frames wait in a queue with their index and
+ * leave in order as soon as their scores are ready; everything still queued
+ * leaves in the activate call in which framesync signals EOF on the output
+ * (lavfi hands the consumer the frames queued on a link before the link's
+ * status, so no frame is lost).
+ */
+
+#include <float.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include <vmafhip.h>
+
+#include "libavutil/avstring.h"
+#include "libavutil/dict.h"
+#include "libavutil/fifo.h"
+#include "libavutil/mem.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "libavutil/timestamp.h"
+#include "avfilter.h"
+#include "filters.h"
+#include "formats.h"
+#include "framesync.h"
+
+/** A main frame waiting for its scores. */
+typedef struct PendingFrame {
+    AVFrame *frame;
+    int index;                 ///< library frame index, or -1: passed through unscored
+} PendingFrame;
+
+typedef struct LIBVMAFHIPContext {
+    const AVClass *class;
+    FFFrameSync fs;
+
+    /* options of the filter */
+    int features;              ///< VmafHipFeature mask (default all)
+    int backend;               ///< enum VmafHipBackend (default auto)
+    int device;                ///< GPU index (default 0)
+    int queue_depth;           ///< frames in flight, 0 = automatic (default 0)
+    char *log_path;            ///< log file written at uninit (default none)
+    int log_fmt;               ///< enum VmafHipLogFormat (default json)
+
+    /* options of the library's extractors, same names (core/options.cpp) */
+    int enable_chroma, enable_mse, enable_apsnr, reduced_hbd_peak;
+    double min_sse;
+    int enable_lcs, enable_db, clip_db, ssim_scale;
+    int adm_debug;
+    double adm_enhn_gain_limit, adm_norm_view_dist;
+    int adm_ref_display_height, adm_csf_mode;
+    double adm_noise_weight, adm_csf_scale, adm_csf_diag_scale;
+    double adm_dlm_weight, adm_min_val;
+    int adm_skip_scale0, adm_skip_aim;
+
+    VmafHipContext *vh;        ///< created in config_output
+    int nb_planes;             ///< planes handed to the library: 1 (gray) or 3
+    AVFifo *pending;           ///< PendingFrame, oldest first
+    unsigned max_pending;      ///< wait for the oldest frame beyond this many
+    int lib_error_logged;      ///< the library logged an error since the last check
+
+    uint64_t nb_scored;        ///< frame pairs submitted
+    uint64_t nb_no_ref;        ///< main frames without a reference frame
+    uint64_t nb_pts_mismatch;  ///< pairs whose timestamps differ
+    uint64_t nb_range_errors;  ///< frames the library refused to score
+    int range_warned;
+} LIBVMAFHIPContext;
+
+#define OFFSET(x) offsetof(LIBVMAFHIPContext, x)
+#define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
+
+static const AVOption libvmaf_hip_options[] = {
+    { "feature", "set the metrics to compute", OFFSET(features), AV_OPT_TYPE_FLAGS, { .i64 = VMAFHIP_FEATURE_ALL }, 0, VMAFHIP_FEATURE_ALL, FLAGS, .unit = "feature" },
+        { "psnr",       "psnr_y, psnr_cb, psnr_cr", 0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_FEATURE_PSNR },       0, 0, FLAGS, .unit = "feature" },
+        { "float_ssim", "float_ssim",               0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_FEATURE_FLOAT_SSIM }, 0, 0, FLAGS, .unit = "feature" },
+        { "adm",        "integer ADM",              0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_FEATURE_ADM },        0, 0, FLAGS, .unit = "feature" },
+    { "backend", "set where the metrics are computed", OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = VMAFHIP_BACKEND_AUTO }, VMAFHIP_BACKEND_AUTO, VMAFHIP_BACKEND_HIP, FLAGS, .unit = "backend" },
+        { "auto", "the GPU if there is one, else the CPU", 0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
+        { "cpu",  "the CPU reference",                     0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_BACKEND_CPU },  0, 0, FLAGS, .unit = "backend" },
+        { "hip",  "the GPU; fail if there is none",        0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_BACKEND_HIP },  0, 0, FLAGS, .unit = "backend" },
+    { "device", "set the GPU index", OFFSET(device), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
+    { "queue_depth", "set the frames in flight on the GPU (0: automatic)", OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
+    { "log_path", "write per-frame and pooled scores to this file at the end", OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "log_fmt", "set the log file format", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = VMAFHIP_LOG_FMT_JSON }, VMAFHIP_LOG_FMT_JSON, VMAFHIP_LOG_FMT_XML, FLAGS, .unit = "log_fmt" },
+        { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_LOG_FMT_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
+        { "csv",  "libvmaf's CSV layout",  0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_LOG_FMT_CSV },  0, 0, FLAGS, .unit = "log_fmt" },
+        { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_LOG_FMT_XML },  0, 0, FLAGS, .unit = "log_fmt" },
+
+    /* Names, defaults and ranges are the library's (vmafhip_option_info());
+       tests/filter checks that they stay equal. */
+    { "enable_chroma", "psnr: compute psnr_cb and psnr_cr too", OFFSET(enable_chroma), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
+    { "enable_mse", "psnr: also report mse_y, mse_cb, mse_cr", OFFSET(enable_mse), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "enable_apsnr", "psnr: report apsnr_y, apsnr_cb, apsnr_cr over the whole stream", OFFSET(enable_apsnr), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "reduced_hbd_peak", "psnr: use the peak 255*2^(bpc-8) instead of 2^bpc-1 above 8 bits", OFFSET(reduced_hbd_peak), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "min_sse", "psnr: SSE floor that sets the PSNR cap; 0 = cap at 6*bpc+12 dB", OFFSET(min_sse), AV_OPT_TYPE_DOUBLE, { .dbl = 0 }, 0, DBL_MAX, FLAGS },
+    { "enable_lcs", "float_ssim: also report float_ssim_l, float_ssim_c, float_ssim_s", OFFSET(enable_lcs), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "enable_db", "float_ssim: report SSIM in dB, -10*log10(1-ssim)", OFFSET(enable_db), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "clip_db", "float_ssim: with enable_db, cap the dB value", OFFSET(clip_db), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "scale", "float_ssim: downscale factor; 0 = automatic (libvmaf)", OFFSET(ssim_scale), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 10, FLAGS },
+    { "debug", "adm: also report integer_adm, num/den totals and per-scale num/den", OFFSET(adm_debug), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "adm_enhn_gain_limit", "adm: enhancement gain limit", OFFSET(adm_enhn_gain_limit), AV_OPT_TYPE_DOUBLE, { .dbl = 100 }, 1, 100, FLAGS },
+    { "adm_norm_view_dist", "adm: normalised viewing distance (multiples of display height)", OFFSET(adm_norm_view_dist), AV_OPT_TYPE_DOUBLE, { .dbl = 3 }, 0.75, 24, FLAGS },
+    { "adm_ref_display_height", "adm: reference display height in pixels", OFFSET(adm_ref_display_height), AV_OPT_TYPE_INT, { .i64 = 1080 }, 1, 4320, FLAGS },
+    { "adm_csf_mode", "adm: CSF: 0 Watson, 2 Barten/Watson blend, 3 blend MAE (1 is not supported)", OFFSET(adm_csf_mode), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 3, FLAGS },
+    { "adm_noise_weight", "adm: noise floor weight", OFFSET(adm_noise_weight), AV_OPT_TYPE_DOUBLE, { .dbl = 0.03125 }, 0, 1500, FLAGS },
+    { "adm_csf_scale", "adm: CSF scale (mode 1 only)", OFFSET(adm_csf_scale), AV_OPT_TYPE_DOUBLE, { .dbl = 1 }, 0, 50, FLAGS },
+    { "adm_csf_diag_scale", "adm: diagonal CSF scale (mode 1 only)", OFFSET(adm_csf_diag_scale), AV_OPT_TYPE_DOUBLE, { .dbl = 1 }, 0, 50, FLAGS },
+    { "adm_dlm_weight", "adm: weight of integer_adm2 in integer_adm3", OFFSET(adm_dlm_weight), AV_OPT_TYPE_DOUBLE, { .dbl = 0.5 }, 0, 1, FLAGS },
+    { "adm_min_val", "adm: floor of integer_adm3", OFFSET(adm_min_val), AV_OPT_TYPE_DOUBLE, { .dbl = 0 }, 0, 1, FLAGS },
+    { "adm_skip_scale0", "adm: skip scale 0", OFFSET(adm_skip_scale0), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "adm_skip_aim", "adm: do not compute integer_aim and integer_adm3", OFFSET(adm_skip_aim), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { NULL }
+};
+
+/* Which library feature each metric option above belongs to. */
+static const struct {
+    const char *feature;
+    const char *name;
+} metric_options[] = {
+    { "psnr",       "enable_chroma" },
+    { "psnr",       "enable_mse" },
+    { "psnr",       "enable_apsnr" },
+    { "psnr",       "reduced_hbd_peak" },
+    { "psnr",       "min_sse" },
+    { "float_ssim", "enable_lcs" },
+    { "float_ssim", "enable_db" },
+    { "float_ssim", "clip_db" },
+    { "float_ssim", "scale" },
+    { "adm",        "debug" },
+    { "adm",        "adm_enhn_gain_limit" },
+    { "adm",        "adm_norm_view_dist" },
+    { "adm",        "adm_ref_display_height" },
+    { "adm",        "adm_csf_mode" },
+    { "adm",        "adm_noise_weight" },
+    { "adm",        "adm_csf_scale" },
+    { "adm",        "adm_csf_diag_scale" },
+    { "adm",        "adm_dlm_weight" },
+    { "adm",        "adm_min_val" },
+    { "adm",        "adm_skip_scale0" },
+    { "adm",        "adm_skip_aim" },
+};
+
+FRAMESYNC_DEFINE_CLASS(libvmaf_hip, LIBVMAFHIPContext, fs);
+
+static void log_callback(void *cookie, enum VmafHipLogLevel level,
+                         const char *fmt, va_list vl)
+{
+    static const int av_level[] = {
+        [VMAFHIP_LOG_ERROR]   = AV_LOG_ERROR,
+        [VMAFHIP_LOG_WARNING] = AV_LOG_WARNING,
+        [VMAFHIP_LOG_INFO]    = AV_LOG_INFO,
+        [VMAFHIP_LOG_DEBUG]   = AV_LOG_DEBUG,
+    };
+    AVFilterContext *ctx = cookie;
+    LIBVMAFHIPContext *s = ctx->priv;
+
+    if (level <= VMAFHIP_LOG_ERROR)
+        s->lib_error_logged = 1;
+    av_vlog(ctx, (unsigned)level <= VMAFHIP_LOG_DEBUG ? av_level[level] : AV_LOG_DEBUG,
+            fmt, vl);
+}
+
+/**
+ * Report a failed library call. The library returns negative errno values,
+ * the same convention as AVERROR(), so err is returned unchanged. Its own
+ * message has normally gone through log_callback already; otherwise it is
+ * added here.
+ */
+static int lib_error(AVFilterContext *ctx, int err, const char *what)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+    const char *msg = vmafhip_last_error(s->vh);
+
+    if (s->lib_error_logged || !msg || !*msg)
+        av_log(ctx, AV_LOG_ERROR, "%s: %s\n", what, vmafhip_strerror(err));
+    else
+        av_log(ctx, AV_LOG_ERROR, "%s: %s\n", what, msg);
+    s->lib_error_logged = 0;
+    return err;
+}
+
+static int set_meta(AVDictionary **metadata, const char *name, double value)
+{
+    char key[128], buf[64];
+
+    snprintf(key, sizeof(key), "lavfi.libvmaf_hip.%s", name);
+    snprintf(buf, sizeof(buf), "%.6f", value);
+    return av_dict_set(metadata, key, buf, 0);
+}
+
+/**
+ * Send the queued main frames whose scores are ready downstream, oldest
+ * first, with the scores as metadata. With wait (end of stream), or when
+ * more than max_pending frames are queued, wait for the scores.
+ */
+static int output_frames(AVFilterContext *ctx, int wait)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+    const char *const *names = NULL;
+    int nb_names = s->vh ? vmafhip_feature_names(s->vh, &names) : 0;
+    PendingFrame pf;
+    int ret;
+
+    while (av_fifo_peek(s->pending, &pf, 1, 0) >= 0) {
+        const double *values = NULL;
+        int block = wait || av_fifo_can_read(s->pending) > s->max_pending;
+
+        ret = 0;
+        if (pf.index >= 0) {
+            ret = vmafhip_frame_scores(s->vh, pf.index, block, &values);
+            if (ret == AVERROR(EAGAIN))
+                return 0;
+        }
+        av_fifo_drain2(s->pending, 1);
+
+        if (ret == AVERROR(ERANGE)) {
+            /* The library refused this frame (samples above the bit depth's
+               maximum) and said why; the frame goes on without scores. */
+            s->nb_range_errors++;
+            s->lib_error_logged = 0;
+        } else if (ret < 0) {
+            av_frame_free(&pf.frame);
+            return lib_error(ctx, ret, "Could not get the scores of a frame pair");
+        } else if (values) {
+            for (int i = 0; i < nb_names; i++) {
+                ret = set_meta(&pf.frame->metadata, names[i], values[i]);
+                if (ret < 0) {
+                    av_frame_free(&pf.frame);
+                    return ret;
+                }
+            }
+        }
+
+        ret = ff_filter_frame(ctx->outputs[0], pf.frame);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static void free_pending(LIBVMAFHIPContext *s)
+{
+    PendingFrame pf;
+
+    while (s->pending && av_fifo_read(s->pending, &pf, 1) >= 0)
+        av_frame_free(&pf.frame);
+}
+
+static int submit(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+    VmafHipPicture d = { { NULL } }, r = { { NULL } };
+    int ret;
+
+    for (int p = 0; p < s->nb_planes; p++) {
+        d.data[p]   = dist->data[p];
+        d.stride[p] = dist->linesize[p];
+        r.data[p]   = ref->data[p];
+        r.stride[p] = ref->linesize[p];
+    }
+    ret = vmafhip_submit(s->vh, &d, &r);
+    if (ret < 0)
+        return lib_error(ctx, ret, "Could not score a frame pair");
+    s->nb_scored++;
+    return ret;
+}
+
+static int do_vmafhip(FFFrameSync *fs)
+{
+    AVFilterContext *ctx = fs->parent;
+    LIBVMAFHIPContext *s = ctx->priv;
+    AVFrame *dist, *ref;
+    PendingFrame pf;
+    int ret;
+
+    ret = ff_framesync_dualinput_get(fs, &dist, &ref);
+    if (ret < 0)
+        return ret;
+
+    pf.frame = dist;
+    pf.index = -1;
+    if (!ref) {
+        if (!ctx->is_disabled)
+            s->nb_no_ref++;
+    } else {
+        /* framesync pairs by timestamp; both are in its time base here. */
+        if (fs->in[0].pts != fs->in[1].pts && !s->nb_pts_mismatch++)
+            av_log(ctx, AV_LOG_WARNING, "main frame at %s s is paired with the "
+                   "reference frame at %s s: the inputs' timestamps differ; use "
+                   "settb=AVTB,setpts=PTS-STARTPTS on both inputs if they should "
+                   "start together\n",
+                   av_ts2timestr(fs->in[0].pts, &fs->time_base),
+                   av_ts2timestr(fs->in[1].pts, &fs->time_base));
+        if (dist->color_range != ref->color_range && s->nb_scored == 0)
+            av_log(ctx, AV_LOG_WARNING, "main and reference frames have different "
+                   "color ranges (%s and %s)\n",
+                   av_color_range_name(dist->color_range),
+                   av_color_range_name(ref->color_range));
+        ret = submit(ctx, dist, ref);
+        if (ret < 0) {
+            av_frame_free(&dist);
+            return ret;
+        }
+        pf.index = ret;
+    }
+
+    ret = av_fifo_write(s->pending, &pf, 1);
+    if (ret < 0) {
+        av_frame_free(&dist);
+        return ret;
+    }
+    return 0;
+}
+
+static av_cold int libvmaf_hip_preinit(AVFilterContext *ctx)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+    int ret;
+
+    ret = libvmaf_hip_framesync_preinit(ctx);
+    if (ret < 0)
+        return ret;
+    /* Scores only make sense for frames that exist in both inputs: stop at
+       the end of the shorter one unless the user says otherwise. */
+    s->fs.opt_shortest = 1;
+    return 0;
+}
+
+static av_cold int init(AVFilterContext *ctx)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+
+    if (!s->features) {
+        av_log(ctx, AV_LOG_ERROR, "feature selects no metric: use psnr, "
+               "float_ssim and/or adm, e.g. feature=psnr+adm\n");
+        return AVERROR(EINVAL);
+    }
+    s->pending = av_fifo_alloc2(16, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
+    if (!s->pending)
+        return AVERROR(ENOMEM);
+    s->fs.on_event = do_vmafhip;
+    return 0;
+}
+
+/* Formats whose luma is plane 0 with 8- or 16-bit samples, value in the low
+   bits (the library's VmafHipPicture). */
+static const int pix_fmts[] = {
+    AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY10, AV_PIX_FMT_GRAY12, AV_PIX_FMT_GRAY16,
+    AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
+    AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P,
+    AV_PIX_FMT_YUV420P10, AV_PIX_FMT_YUV422P10, AV_PIX_FMT_YUV444P10,
+    AV_PIX_FMT_YUV420P12, AV_PIX_FMT_YUV422P12, AV_PIX_FMT_YUV444P12,
+    AV_PIX_FMT_YUV420P16, AV_PIX_FMT_YUV422P16, AV_PIX_FMT_YUV444P16,
+    AV_PIX_FMT_NONE
+};
+
+/**
+ * Main and output share one format (the frames pass through). The
+ * reference negotiates on its own, so that a reference in another format is
+ * reported by config_input_ref() instead of being converted silently.
+ */
+static int query_formats(const AVFilterContext *ctx,
+                         AVFilterFormatsConfig **cfg_in,
+                         AVFilterFormatsConfig **cfg_out)
+{
+    AVFilterFormats *f;
+    int ret;
+
+    f = ff_make_format_list(pix_fmts);
+    if ((ret = ff_formats_ref(f, &cfg_in[0]->formats)) < 0 ||
+        (ret = ff_formats_ref(f, &cfg_out[0]->formats)) < 0)
+        return ret;
+    f = ff_all_color_spaces();
+    if ((ret = ff_formats_ref(f, &cfg_in[0]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(f, &cfg_out[0]->color_spaces)) < 0)
+        return ret;
+    f = ff_all_color_ranges();
+    if ((ret = ff_formats_ref(f, &cfg_in[0]->color_ranges)) < 0 ||
+        (ret = ff_formats_ref(f, &cfg_out[0]->color_ranges)) < 0)
+        return ret;
+
+    if ((ret = ff_formats_ref(ff_make_format_list(pix_fmts), &cfg_in[1]->formats)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[1]->color_spaces)) < 0 ||
+        (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[1]->color_ranges)) < 0)
+        return ret;
+    return 0;
+}
+
+static int config_input_ref(AVFilterLink *inlink)
+{
+    AVFilterContext *ctx = inlink->dst;
+    AVFilterLink *mainlink = ctx->inputs[0];
+
+    if (inlink->w != mainlink->w || inlink->h != mainlink->h ||
+        inlink->format != mainlink->format) {
+        av_log(ctx, AV_LOG_ERROR, "reference is %dx%d %s, main is %dx%d %s: "
+               "both inputs must have the same size and pixel format\n",
+               inlink->w, inlink->h, av_get_pix_fmt_name(inlink->format),
+               mainlink->w, mainlink->h, av_get_pix_fmt_name(mainlink->format));
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+static enum VmafHipLogLevel lib_log_level(void)
+{
+    int level = av_log_get_level();
+
+    return level >= AV_LOG_DEBUG   ? VMAFHIP_LOG_DEBUG   :
+           level >= AV_LOG_INFO    ? VMAFHIP_LOG_INFO    :
+           level >= AV_LOG_WARNING ? VMAFHIP_LOG_WARNING : VMAFHIP_LOG_ERROR;
+}
+
+/* Hand every metric option to the library as text, so that it checks names,
+   types and ranges itself. */
+static int set_metric_options(AVFilterContext *ctx, VmafHipSettings *st)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+
+    for (int i = 0; i < FF_ARRAY_ELEMS(metric_options); i++) {
+        const AVOption *o = av_opt_find(s, metric_options[i].name, NULL, 0, 0);
+        const uint8_t *field;
+        char buf[64];
+        int ret;
+
+        if (!o)
+            return AVERROR_BUG;
+        field = (const uint8_t *)s + o->offset;
+        switch (o->type) {
+        case AV_OPT_TYPE_BOOL:
+            snprintf(buf, sizeof(buf), "%s", *(const int *)field ? "true" : "false");
+            break;
+        case AV_OPT_TYPE_INT:
+            snprintf(buf, sizeof(buf), "%d", *(const int *)field);
+            break;
+        case AV_OPT_TYPE_DOUBLE:
+            snprintf(buf, sizeof(buf), "%.17g", *(const double *)field);
+            break;
+        default:
+            return AVERROR_BUG;
+        }
+        ret = vmafhip_settings_set(st, metric_options[i].feature,
+                                   metric_options[i].name, buf);
+        if (ret < 0)
+            return lib_error(ctx, ret, "Invalid metric option");
+    }
+    return 0;
+}
+
+static int open_library(AVFilterContext *ctx, const AVFilterLink *mainlink)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(mainlink->format);
+    VmafHipSettings st;
+    const char *const *names;
+    char what[128];
+    int ret, nb_names;
+
+    vmafhip_default_settings(&st);
+    st.width        = mainlink->w;
+    st.height       = mainlink->h;
+    st.bitdepth     = desc->comp[0].depth;
+    st.chroma       = desc->nb_components == 1 ? VMAFHIP_CHROMA_400 :
+                      desc->log2_chroma_h      ? VMAFHIP_CHROMA_420 :
+                      desc->log2_chroma_w      ? VMAFHIP_CHROMA_422 :
+                                                 VMAFHIP_CHROMA_444;
+    st.features     = s->features;
+    st.backend      = s->backend;
+    st.device       = s->device;
+    /* The generic filter option "threads" (0: one per core). */
+    st.threads      = ctx->nb_threads;
+    st.queue_depth  = s->queue_depth;
+    st.log_level    = lib_log_level();
+    st.log_callback = log_callback;
+    st.log_cookie   = ctx;
+    s->nb_planes    = desc->nb_components == 1 ? 1 : 3;
+    s->max_pending  = s->queue_depth ? s->queue_depth : 16;
+
+    ret = set_metric_options(ctx, &st);
+    if (ret < 0)
+        return ret;
+
+    vmafhip_close(&s->vh);
+    s->lib_error_logged = 0;
+    ret = vmafhip_open(&s->vh, &st);
+    if (ret < 0) {
+        snprintf(what, sizeof(what), "Could not set up scoring of %dx%d %s",
+                 mainlink->w, mainlink->h, desc->name);
+        return lib_error(ctx, ret, what);
+    }
+
+    nb_names = vmafhip_feature_names(s->vh, &names);
+    av_log(ctx, AV_LOG_VERBOSE, "scoring %dx%d %s on %s:",
+           mainlink->w, mainlink->h, desc->name, vmafhip_backend_name(s->vh));
+    for (int i = 0; i < nb_names; i++)
+        av_log(ctx, AV_LOG_VERBOSE, " %s", names[i]);
+    av_log(ctx, AV_LOG_VERBOSE, "\n");
+    return 0;
+}
+
+static int config_output(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx = outlink->src;
+    LIBVMAFHIPContext *s = ctx->priv;
+    AVFilterLink *mainlink = ctx->inputs[0];
+    FilterLink *il = ff_filter_link(mainlink);
+    FilterLink *ol = ff_filter_link(outlink);
+    int ret;
+
+    ret = ff_framesync_init_dualinput(&s->fs, ctx);
+    if (ret < 0)
+        return ret;
+    outlink->w = mainlink->w;
+    outlink->h = mainlink->h;
+    outlink->time_base = mainlink->time_base;
+    outlink->sample_aspect_ratio = mainlink->sample_aspect_ratio;
+    ol->frame_rate = il->frame_rate;
+    ret = ff_framesync_configure(&s->fs);
+    if (ret < 0)
+        return ret;
+
+    /* Device memory is allocated here, not in init: the ffmpeg CLI creates
+       and destroys a graph once just to inspect it. */
+    return open_library(ctx, mainlink);
+}
+
+static int activate(AVFilterContext *ctx)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+    AVFilterLink *outlink = ctx->outputs[0];
+    int ret;
+
+    /* A status already on the output at this point was set downstream (we
+       drain in the call that sets ours): nobody wants the queued frames. */
+    if (ff_outlink_get_status(outlink))
+        free_pending(s);
+
+    ret = ff_framesync_activate(&s->fs);
+    if (ret < 0 && ret != FFERROR_NOT_READY)
+        return ret;
+
+    /* If framesync has just set EOF on the output (end of an input, or of
+       the shorter one), every queued frame must go now, in this call: lavfi
+       delivers frames queued on a link before the link's status is
+       acknowledged, but nothing would activate us again. */
+    return output_frames(ctx, ff_outlink_get_status(outlink) != 0);
+}
+
+static av_cold void uninit(AVFilterContext *ctx)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+
+    free_pending(s);
+    av_fifo_freep2(&s->pending);
+    ff_framesync_uninit(&s->fs);
+
+    if (s->vh && vmafhip_frame_count(s->vh) > 0) {
+        const char *const *names, *const *agg_names;
+        const double *agg_values;
+        int ret, nb_names, nb_agg;
+
+        ret = vmafhip_flush(s->vh);
+        if (ret < 0 && ret != AVERROR(ERANGE))
+            lib_error(ctx, ret, "Could not finish scoring");
+        nb_names = vmafhip_feature_names(s->vh, &names);
+        for (int i = 0; i < nb_names; i++) {
+            VmafHipPooled pooled;
+
+            if (vmafhip_pooled(s->vh, i, &pooled) >= 0)
+                av_log(ctx, AV_LOG_INFO, "%s mean: %.6f\n", names[i], pooled.mean);
+        }
+        nb_agg = vmafhip_aggregate_scores(s->vh, &agg_names, &agg_values);
+        for (int i = 0; i < nb_agg; i++)
+            av_log(ctx, AV_LOG_INFO, "%s: %.6f\n", agg_names[i], agg_values[i]);
+
+        if (s->log_path) {
+            ret = vmafhip_write_log(s->vh, s->log_path, s->log_fmt, 0);
+            if (ret < 0) {
+                char what[1024];
+
+                snprintf(what, sizeof(what), "Could not write the log file %s",
+                         s->log_path);
+                lib_error(ctx, ret, what);
+            }
+        }
+    } else if (s->vh && s->log_path) {
+        av_log(ctx, AV_LOG_WARNING, "No frame pair was scored: %s not written\n",
+               s->log_path);
+    }
+
+    if (s->nb_no_ref)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames had no reference frame "
+               "(the reference starts later) and were not scored\n", s->nb_no_ref);
+    if (s->nb_pts_mismatch)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" of %"PRIu64" frame pairs were "
+               "matched with different timestamps\n",
+               s->nb_pts_mismatch, s->nb_scored);
+    if (s->nb_range_errors)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames had samples above the bit "
+               "depth's maximum and were not scored\n", s->nb_range_errors);
+
+    vmafhip_close(&s->vh);
+}
+
+static const AVFilterPad libvmaf_hip_inputs[] = {
+    {
+        .name         = "main",
+        .type         = AVMEDIA_TYPE_VIDEO,
+    },{
+        .name         = "reference",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = config_input_ref,
+    },
+};
+
+static const AVFilterPad libvmaf_hip_outputs[] = {
+    {
+        .name          = "default",
+        .type          = AVMEDIA_TYPE_VIDEO,
+        .config_props  = config_output,
+    },
+};
+
+#if LIBAVFILTER_VERSION_MAJOR >= 11
+const FFFilter ff_vf_libvmaf_hip = {
+    .p.name        = "libvmaf_hip",
+    .p.description = NULL_IF_CONFIG_SMALL("Calculate libvmaf-compatible quality metrics on the GPU (HIP) or the CPU."),
+    .p.priv_class  = &libvmaf_hip_class,
+    .p.flags       = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
+                     AVFILTER_FLAG_METADATA_ONLY,
+#else
+const AVFilter ff_vf_libvmaf_hip = {
+    .name          = "libvmaf_hip",
+    .description   = NULL_IF_CONFIG_SMALL("Calculate libvmaf-compatible quality metrics on the GPU (HIP) or the CPU."),
+    .priv_class    = &libvmaf_hip_class,
+    .flags         = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
+                     AVFILTER_FLAG_METADATA_ONLY,
+#endif /* LIBAVFILTER_VERSION_MAJOR >= 11 */
+    .preinit       = libvmaf_hip_preinit,
+    .init          = init,
+    .uninit        = uninit,
+    .activate      = activate,
+    .priv_size     = sizeof(LIBVMAFHIPContext),
+    FILTER_INPUTS(libvmaf_hip_inputs),
+    FILTER_OUTPUTS(libvmaf_hip_outputs),
+    FILTER_QUERY_FUNC2(query_formats),
+};
