@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "core/backend.h"
@@ -34,6 +35,14 @@ constexpr int kDefaultDepth = 4;
 constexpr size_t kParallelCopyBytes = size_t(1) << 20;
 constexpr size_t kBandBytes = size_t(128) << 10;
 
+// Host staging saturates memory bandwidth with a few threads; more would only
+// compete with the caller, the GPU runtime's threads and other contexts.
+int staging_threads()
+{
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    return std::max(1, std::min(8, cores / 2));
+}
+
 size_t align_up(size_t v)
 {
     return (v + kAlign - 1) / kAlign * kAlign;
@@ -42,7 +51,7 @@ size_t align_up(size_t v)
 class HipBackend final : public Backend {
 public:
     HipBackend(const Metrics &m, const Logger &log, const HipTuning &t)
-        : m_(m), log_(log), tuning_(t), pool_(0)
+        : m_(m), log_(log), tuning_(t), pool_(staging_threads())
     {
     }
     ~HipBackend() override;

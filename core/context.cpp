@@ -6,6 +6,7 @@
 #include <new>
 
 #include "core/metrics.h"
+#include "core/options.h"
 
 namespace vmafhip {
 
@@ -38,7 +39,7 @@ int create_backend(VmafHipContext *c, std::string *msg)
         return 0;
     if (s.backend == VMAFHIP_BACKEND_HIP || ret != -ENODEV)
         return ret;
-    c->log.log(VMAFHIP_LOG_WARNING, "no GPU backend (%s): scoring on the CPU\n", msg->c_str());
+    c->log.log(VMAFHIP_LOG_WARNING, "no GPU backend: %s; scoring on the CPU instead\n", msg->c_str());
     msg->clear();
     c->backend = make_cpu_backend(c->metrics, s.threads, s.queue_depth);
     return 0;
@@ -57,9 +58,9 @@ int check_plane(const Geometry &g, const VmafHipPicture *pic, const char *which,
     const ptrdiff_t stride = pic->stride[p] < 0 ? -pic->stride[p] : pic->stride[p];
     if (stride < row) {
         *msg = strprintf("%s picture: %s plane stride %td is smaller than a row of %td bytes "
-                         "(%d samples of %d bytes)",
+                         "(%d samples of %d byte%s)",
                          which, plane_names[p], pic->stride[p], row, g.stored_w(p),
-                         g.bytes_per_sample());
+                         g.bytes_per_sample(), g.bytes_per_sample() > 1 ? "s" : "");
         return -EINVAL;
     }
     if (g.bytes_per_sample() == 2 &&
@@ -177,7 +178,7 @@ extern "C" int vmafhip_open(VmafHipContext **ctx, const VmafHipSettings *s)
     int ret;
     try {
         c->settings = *s;
-        c->log = Logger(s->log_callback, s->log_cookie, s->log_level);
+        c->log = Logger(s->log_callback, s->log_cookie, settings_log_level(*s));
         if ((ret = create_metrics(c, &msg)) >= 0)
             ret = create_backend(c, &msg);
     } catch (const std::bad_alloc &) {

@@ -31,9 +31,10 @@ int check_settings(const VmafHipSettings &s, std::string *msg)
                          s.bitdepth);
         return -EINVAL;
     }
-    if (s.chroma < VMAFHIP_CHROMA_420 || s.chroma > VMAFHIP_CHROMA_400) {
+    const int chroma = stored_enum(s.chroma);
+    if (chroma < VMAFHIP_CHROMA_420 || chroma > VMAFHIP_CHROMA_400) {
         *msg = strprintf("chroma layout %d is not supported: accepted are 420, 422, 444 and 400",
-                         static_cast<int>(s.chroma));
+                         chroma);
         return -EINVAL;
     }
     if (!s.features || (s.features & ~static_cast<unsigned>(VMAFHIP_FEATURE_ALL))) {
@@ -41,9 +42,14 @@ int check_settings(const VmafHipSettings &s, std::string *msg)
                          s.features);
         return -EINVAL;
     }
-    if (s.backend < VMAFHIP_BACKEND_AUTO || s.backend > VMAFHIP_BACKEND_HIP) {
-        *msg = strprintf("backend %d is not valid: accepted are auto, cpu and hip",
-                         static_cast<int>(s.backend));
+    const int backend = stored_enum(s.backend);
+    if (backend < VMAFHIP_BACKEND_AUTO || backend > VMAFHIP_BACKEND_HIP) {
+        *msg = strprintf("backend %d is not valid: accepted are auto, cpu and hip", backend);
+        return -EINVAL;
+    }
+    const int log_level = stored_enum(s.log_level);
+    if (log_level < VMAFHIP_LOG_ERROR || log_level > VMAFHIP_LOG_DEBUG) {
+        *msg = strprintf("log_level %d is not valid: accepted are 0 (errors) to 3 (debug)", log_level);
         return -EINVAL;
     }
     if (s.device < 0) {

@@ -153,7 +153,7 @@ std::string option_list(const char *feature)
 
 Logger settings_logger(const VmafHipSettings *s)
 {
-    return Logger(s->log_callback, s->log_cookie, s->log_level);
+    return Logger(s->log_callback, s->log_cookie, settings_log_level(*s));
 }
 
 // Parses text for o into *v. @return 0 or -EINVAL.

@@ -1,8 +1,37 @@
 #include "core/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace vmafhip {
+
+namespace {
+
+// Workers and the caller poll briefly before sleeping: frames arrive every
+// few hundred microseconds when streaming, and a condition-variable wake of
+// every worker costs tens of microseconds, as much as copying a frame.
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+inline void cpu_relax()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif // x86
+}
+
+// Polls cond() until it holds or kSpin has passed; returns its last value.
+template <typename F> bool spin_until(F cond)
+{
+    const auto end = std::chrono::steady_clock::now() + kSpin;
+    while (!cond()) {
+        if (std::chrono::steady_clock::now() >= end)
+            return false;
+        cpu_relax();
+    }
+    return true;
+}
+
+} // namespace
 
 ThreadPool::ThreadPool(int threads)
 {
@@ -24,6 +53,8 @@ ThreadPool::~ThreadPool()
 }
 
 // Takes the next chunk of the current job, if any, and runs it unlocked.
+// The job is only read under the mutex, and parallel_for clears it under the
+// mutex once every chunk is done, so a late worker never sees a stale job.
 bool ThreadPool::run_one_chunk()
 {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -35,9 +66,10 @@ bool ThreadPool::run_one_chunk()
     const auto *job = job_;
     lock.unlock();
     (*job)(begin, end);
-    lock.lock();
-    if (--pending_ == 0)
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        lock.lock();
         done_.notify_all();
+    }
     return true;
 }
 
@@ -45,15 +77,20 @@ void ThreadPool::worker_loop()
 {
     unsigned seen = 0;
     for (;;) {
-        {
+        if (!spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; })) {
             std::unique_lock<std::mutex> lock(mutex_);
-            wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+            sleeping_++;
+            wake_.wait(lock, [&] { return stop_ || generation_.load(std::memory_order_acquire) != seen; });
+            sleeping_--;
             if (stop_)
                 return;
-            seen = generation_;
         }
+        seen = generation_.load(std::memory_order_acquire);
         while (run_one_chunk()) {
         }
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (stop_)
+            return;
     }
 }
 
@@ -68,20 +105,26 @@ void ThreadPool::parallel_for(int n, int min_chunk, const std::function<void(int
         fn(0, n);
         return;
     }
+    bool wake;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         job_ = &fn;
         n_ = n;
         chunk_ = chunk;
         next_ = 0;
-        pending_ = (n + chunk - 1) / chunk;
-        generation_++;
+        pending_.store((n + chunk - 1) / chunk, std::memory_order_relaxed);
+        generation_.fetch_add(1, std::memory_order_release);
+        wake = sleeping_ > 0;
     }
-    wake_.notify_all();
+    if (wake)
+        wake_.notify_all();
     while (run_one_chunk()) {
     }
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [&] { return pending_ == 0; });
+    if (!spin_until([&] { return pending_.load(std::memory_order_acquire) == 0; })) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        done_.wait(lock, [&] { return pending_.load(std::memory_order_acquire) == 0; });
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
     job_ = nullptr;
 }
 

@@ -2,6 +2,7 @@
 // Integer per-row reductions make results independent of the split.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -32,10 +33,12 @@ private:
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;
-    const std::function<void(int, int)> *job_ = nullptr;
-    int n_ = 0, chunk_ = 1, next_ = 0, pending_ = 0;
-    unsigned generation_ = 0;
-    bool stop_ = false;
+    const std::function<void(int, int)> *job_ = nullptr; ///< under mutex_
+    int n_ = 0, chunk_ = 1, next_ = 0;                   ///< under mutex_
+    int sleeping_ = 0;                                   ///< workers in wake_.wait, under mutex_
+    bool stop_ = false;                                  ///< under mutex_
+    std::atomic<int> pending_{0};          ///< chunks of the current job not finished
+    std::atomic<unsigned> generation_{0};  ///< bumped per job; polled by idle workers
 };
 
 } // namespace vmafhip

@@ -43,6 +43,13 @@ VmafHipSettings base(int w, int h, unsigned features = VMAFHIP_FEATURE_PSNR)
     return s;
 }
 
+// What a C caller can do: any int in an enum field.
+template <typename E> void store_raw(E *field, int value)
+{
+    static_assert(sizeof(E) == sizeof(int), "enum fields are int-sized");
+    std::memcpy(field, &value, sizeof value);
+}
+
 using Ctx = std::unique_ptr<VmafHipContext, void (*)(VmafHipContext *)>;
 
 Ctx open_ok(const VmafHipSettings &s)
@@ -142,7 +149,7 @@ TEST(Api, FormatsAndSettings)
         expect_open_error(s, -EINVAL, "8, 10, 12 and 16");
     }
     s = base(64, 64);
-    s.chroma = static_cast<VmafHipChroma>(7);
+    store_raw(&s.chroma, 7);
     expect_open_error(s, -EINVAL, "420, 422, 444 and 400");
     s = base(64, 64);
     s.features = 0;
@@ -162,8 +169,11 @@ TEST(Api, FormatsAndSettings)
     s.device = -1;
     expect_open_error(s, -EINVAL, "device");
     s = base(64, 64);
-    s.backend = static_cast<VmafHipBackend>(9);
+    store_raw(&s.backend, 9);
     expect_open_error(s, -EINVAL, "auto, cpu and hip");
+    s = base(64, 64);
+    store_raw(&s.log_level, -1);
+    expect_open_error(s, -EINVAL, "log_level");
     s = base(64, 64, VMAFHIP_FEATURE_ADM);
     s.bitdepth = 16;
     expect_open_error(s, -ENOTSUP, "16");
