@@ -14,19 +14,14 @@
 #include <vector>
 
 #include "core/gpu_device.h"
+#include "tests/common/context.h"
 #include "tests/common/fixtures.h"
 #include "vmafhip.h"
 
 namespace {
 
-using Ctx = std::unique_ptr<VmafHipContext, void (*)(VmafHipContext *)>;
-
-Ctx open_ctx(const VmafHipSettings &s)
-{
-    VmafHipContext *c = nullptr;
-    EXPECT_EQ(vmafhip_open(&c, &s), 0) << vmafhip_last_error(nullptr);
-    return Ctx(c, [](VmafHipContext *p) { vmafhip_close(&p); });
-}
+using testfx::Ctx;
+using testfx::open_ctx;
 
 size_t resident_kib()
 {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/common/context.h"
 #include "tests/common/fixtures.h"
 #include "vmafhip.h"
 
@@ -20,6 +21,9 @@
 #endif
 
 namespace {
+
+using testfx::Ctx;
+using testfx::open_ctx;
 
 struct Messages {
     std::vector<std::string> lines;
@@ -48,15 +52,6 @@ template <typename E> void store_raw(E *field, int value)
 {
     static_assert(sizeof(E) == sizeof(int), "enum fields are int-sized");
     std::memcpy(field, &value, sizeof value);
-}
-
-using Ctx = std::unique_ptr<VmafHipContext, void (*)(VmafHipContext *)>;
-
-Ctx open_ok(const VmafHipSettings &s)
-{
-    VmafHipContext *c = nullptr;
-    EXPECT_EQ(vmafhip_open(&c, &s), 0) << vmafhip_last_error(nullptr);
-    return Ctx(c, [](VmafHipContext *p) { vmafhip_close(&p); });
 }
 
 // Open must fail with `err` and a message containing `text`.
@@ -116,7 +111,7 @@ TEST(Api, NullArguments)
     EXPECT_EQ(vmafhip_submit(nullptr, nullptr, nullptr), -EINVAL);
     EXPECT_EQ(vmafhip_flush(nullptr), -EINVAL);
     EXPECT_EQ(vmafhip_frame_count(nullptr), 0u);
-    Ctx ctx = open_ok(base(8, 8));
+    Ctx ctx = open_ctx(base(8, 8));
     EXPECT_EQ(vmafhip_submit(ctx.get(), nullptr, nullptr), -EINVAL);
     EXPECT_NE(std::string(vmafhip_last_error(ctx.get())).find("NULL"), std::string::npos);
 }
@@ -127,18 +122,18 @@ TEST(Api, FrameSizes)
         expect_open_error(base(w, 16), -EINVAL, "1 to 32768");
     for (int h : {0, -5, 40000})
         expect_open_error(base(16, h), -EINVAL, "1 to 32768");
-    open_ok(base(1, 1));
-    open_ok(base(2, 2));
+    open_ctx(base(1, 1));
+    open_ctx(base(2, 2));
 }
 
 TEST(Api, MetricMinimumSizes)
 {
     expect_open_error(base(10, 64, VMAFHIP_FEATURE_FLOAT_SSIM), -ERANGE, "11");
     expect_open_error(base(64, 10, VMAFHIP_FEATURE_FLOAT_SSIM), -ERANGE, "11");
-    open_ok(base(11, 11, VMAFHIP_FEATURE_FLOAT_SSIM));
+    open_ctx(base(11, 11, VMAFHIP_FEATURE_FLOAT_SSIM));
     expect_open_error(base(32, 64, VMAFHIP_FEATURE_ADM), -ERANGE, "33");
     expect_open_error(base(64, 17, VMAFHIP_FEATURE_ADM), -ERANGE, "33");
-    open_ok(base(33, 33, VMAFHIP_FEATURE_ADM));
+    open_ctx(base(33, 33, VMAFHIP_FEATURE_ADM));
 }
 
 TEST(Api, FormatsAndSettings)
@@ -194,7 +189,7 @@ TEST(Api, GpuBackendWithoutGpu)
     s.backend = VMAFHIP_BACKEND_AUTO;
     s.log_callback = collect_log;
     s.log_cookie = &m;
-    Ctx c = open_ok(s);
+    Ctx c = open_ctx(s);
     EXPECT_STREQ(vmafhip_backend_name(c.get()), "cpu");
     ASSERT_EQ(m.lines.size(), 1u);
     EXPECT_NE(m.lines[0].find("scoring on the CPU"), std::string::npos);
@@ -213,7 +208,7 @@ TEST(Api, BadDeviceIndex)
 
 TEST(Api, PlaneValidation)
 {
-    Ctx ctx = open_ok(base(64, 48));
+    Ctx ctx = open_ctx(base(64, 48));
     const Frame a(64, 48, 8, 1), b(64, 48, 8, 2);
     VmafHipPicture d = a.pic(), r = b.pic();
     VmafHipPicture bad = d;
@@ -244,7 +239,7 @@ TEST(Api, ChromaNotNeededWithoutPsnrChroma)
 {
     VmafHipSettings s = base(64, 48);
     s.psnr.enable_chroma = 0;
-    Ctx ctx = open_ok(s);
+    Ctx ctx = open_ctx(s);
     const Frame a(64, 48, 8, 1), b(64, 48, 8, 2);
     VmafHipPicture d = a.pic(), r = b.pic();
     d.data[1] = d.data[2] = r.data[1] = r.data[2] = nullptr;
@@ -258,7 +253,7 @@ TEST(Api, SixteenBitNeedsAlignment)
 {
     VmafHipSettings s = base(64, 48);
     s.bitdepth = 10;
-    Ctx ctx = open_ok(s);
+    Ctx ctx = open_ctx(s);
     const Frame a(64, 48, 10, 1), b(64, 48, 10, 2);
     VmafHipPicture d = a.pic(), r = b.pic();
     VmafHipPicture odd = d;
@@ -273,10 +268,10 @@ TEST(Api, NegativeStrides)
 {
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
-    Ctx top = open_ok(testfx::settings_for(f, VMAFHIP_FEATURE_ALL));
+    Ctx top = open_ctx(testfx::settings_for(f, VMAFHIP_FEATURE_ALL));
     VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
     s.backend = TEST_BACKEND;
-    Ctx bottom = open_ok(s);
+    Ctx bottom = open_ctx(s);
     for (int i = 0; i < 2; i++) {
         const VmafHipPicture r = ref.picture(i), d = dis.picture(i);
         ASSERT_EQ(vmafhip_submit(top.get(), &d, &r), i);
@@ -316,7 +311,7 @@ TEST(Api, CallerMemoryReusableAfterSubmit)
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
     VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
     s.backend = TEST_BACKEND;
-    Ctx clean = open_ok(s), dirty = open_ok(s);
+    Ctx clean = open_ctx(s), dirty = open_ctx(s);
     std::vector<uint8_t> rbuf(ref.frame_bytes()), dbuf(dis.frame_bytes());
     for (int i = 0; i < f.frames; i++) {
         VmafHipPicture r = ref.picture(i), d = dis.picture(i);
@@ -352,7 +347,7 @@ TEST(Api, SamplesAboveBitDepth)
     Messages m;
     s.log_callback = collect_log;
     s.log_cookie = &m;
-    Ctx ctx = open_ok(s);
+    Ctx ctx = open_ctx(s);
     const Frame a(64, 48, 10, 1), b(64, 48, 10, 2);
     Frame c = a;
     reinterpret_cast<uint16_t *>(c.v.data())[7] = 1024; // Cr of the distorted picture
@@ -395,7 +390,7 @@ TEST(Api, SameScoresAtEveryQueueDepth)
         VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
         s.backend = TEST_BACKEND;
         s.queue_depth = depth;
-        Ctx ctx = open_ok(s);
+        Ctx ctx = open_ctx(s);
         const char *const *names;
         const int n = vmafhip_feature_names(ctx.get(), &names);
         std::vector<std::vector<double>> got;
@@ -429,7 +424,7 @@ TEST(Api, SameScoresAtEveryQueueDepth)
 
 TEST(Api, FrameIndexChecks)
 {
-    Ctx ctx = open_ok(base(16, 16));
+    Ctx ctx = open_ctx(base(16, 16));
     const double *v;
     EXPECT_EQ(vmafhip_frame_scores(ctx.get(), 0, 1, &v), -EINVAL);
     VmafHipPooled p;
@@ -447,7 +442,7 @@ TEST(Api, IdenticalInputsHitTheCaps)
 {
     VmafHipSettings s = base(64, 48, VMAFHIP_FEATURE_PSNR | VMAFHIP_FEATURE_FLOAT_SSIM);
     s.bitdepth = 12;
-    Ctx ctx = open_ok(s);
+    Ctx ctx = open_ctx(s);
     const Frame a(64, 48, 12, 9);
     VmafHipPicture p = a.pic();
     ASSERT_EQ(vmafhip_submit(ctx.get(), &p, &p), 0);

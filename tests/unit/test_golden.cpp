@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/common/context.h"
 #include "tests/common/fixtures.h"
 #include "tests/common/json.h"
 #include "vmafhip.h"
@@ -36,13 +37,10 @@ Scored score(const Fixture &f, VmafHipSettings s)
 {
     s.backend = TEST_BACKEND;
     Scored run;
-    VmafHipContext *c = nullptr;
-    const int ret = vmafhip_open(&c, &s);
-    EXPECT_EQ(ret, 0) << f.name << ": " << vmafhip_last_error(nullptr);
-    if (ret < 0)
+    const testfx::Ctx ctx = testfx::open_ctx(s);
+    if (!ctx)
         return run;
-    std::unique_ptr<VmafHipContext, void (*)(VmafHipContext *)> guard(
-        c, [](VmafHipContext *p) { vmafhip_close(&p); });
+    VmafHipContext *c = ctx.get();
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
     EXPECT_EQ(ref.frames(), f.frames);
     for (int i = 0; i < ref.frames(); i++) {
