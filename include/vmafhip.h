@@ -244,8 +244,9 @@ VMAFHIP_API void vmafhip_close(VmafHipContext **ctx);
 /**
  * Score one frame pair. The pictures are copied (staged) before this returns,
  * so the caller may free or overwrite them immediately; no pointer to them is
- * kept. On a GPU backend the work runs asynchronously: up to queue_depth
- * frames are in flight, and submit waits for the oldest when the queue is full.
+ * kept. The work runs asynchronously on the GPU backend (and on the CPU with
+ * queue_depth > 1): up to queue_depth frames are in flight, and submit waits
+ * for the oldest when the queue is full.
  *
  * @param dis distorted picture
  * @param ref reference picture
@@ -293,8 +294,9 @@ VMAFHIP_API int vmafhip_aggregate_scores(VmafHipContext *ctx, const char *const 
                                          const double **values);
 
 /** Pool feature @p feature (an index into vmafhip_feature_names()) over all
- *  scored frames. @return 0, -EINVAL (bad index) or -EAGAIN (no frame scored
- *  yet: call vmafhip_flush() first). */
+ *  scored frames, waiting for frames in flight; frames that failed (-ERANGE)
+ *  are left out. @return 0, -EINVAL (bad index) or -EAGAIN (no frame has
+ *  scores), or the error of a GPU failure. */
 VMAFHIP_API int vmafhip_pooled(VmafHipContext *ctx, int feature, VmafHipPooled *out);
 
 /** Number of frames submitted so far. */
