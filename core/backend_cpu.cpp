@@ -35,10 +35,10 @@ uint32_t plane_max(const PlaneView &p, ThreadPool &pool)
 void score(const Metrics &m, const FrameView &f, ThreadPool &pool, FrameAccum *a)
 {
     *a = FrameAccum{};
-    if (m.g.bpc > 8 && m.g.bpc < 16) {
+    if (m.g.range_checked()) {
         for (int p = 0; p < m.chroma_planes_read(); p++)
             a->max_sample = std::max({a->max_sample, plane_max(f.ref[p], pool), plane_max(f.dis[p], pool)});
-        if (a->max_sample >= (1u << m.g.bpc))
+        if (a->max_sample > m.g.max_sample())
             return; // the core reports the range error; nothing to score
     }
     if (m.psnr)

@@ -257,7 +257,7 @@ int HipBackend::enqueue_copy(Slot &s, std::string *err)
 int HipBackend::enqueue_kernels(Slot &s, std::string *err)
 {
     GPU_TRY(hipMemsetAsync(s.d_accum, 0, sizeof(FrameAccum), s.stream));
-    if (m_.g.bpc > 8 && m_.g.bpc < 16)
+    if (m_.g.range_checked())
         sample_max_enqueue(s.stream, s.frame, &s.d_accum->max_sample);
     if (m_.psnr)
         psnr_enqueue(s.stream, s.frame, m_.psnr->planes(),

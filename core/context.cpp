@@ -76,12 +76,12 @@ int check_plane(const Geometry &g, const VmafHipPicture *pic, const char *which,
 void finish_frame(VmafHipContext *c, unsigned index, const FrameAccum &a)
 {
     Metrics &m = c->metrics;
-    if (m.g.bpc > 8 && m.g.bpc < 16 && a.max_sample >= (1u << m.g.bpc)) {
+    if (m.g.range_checked() && a.max_sample > m.g.max_sample()) {
         c->status[index] = -ERANGE;
         context_fail(c, -ERANGE,
                      strprintf("frame %u: sample value %u is above the %d-bit maximum %u: "
                                "this frame is not scored",
-                               index, a.max_sample, m.g.bpc, (1u << m.g.bpc) - 1));
+                               index, a.max_sample, m.g.bpc, m.g.max_sample()));
         return;
     }
     metrics_finish(m, a, c->values.data() + index * c->names.size());

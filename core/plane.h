@@ -31,6 +31,10 @@ struct Geometry {
     int ss_y() const { return chroma == VMAFHIP_CHROMA_420; }
     int planes() const { return chroma == VMAFHIP_CHROMA_400 ? 1 : 3; }
     int bytes_per_sample() const { return bpc > 8 ? 2 : 1; }
+    /// Above 8 and below 16 bits a stored sample can exceed the bit depth's
+    /// maximum: such frames are detected and refused, never scored.
+    bool range_checked() const { return bpc > 8 && bpc < 16; }
+    uint32_t max_sample() const { return (1u << bpc) - 1; }
 
     /// Plane size as the caller stores it (FFmpeg: ceil for subsampled chroma).
     int stored_w(int p) const { return p ? (w + ss_x()) >> ss_x() : w; }
