@@ -20,6 +20,7 @@
 
 #include "core/backend.h"
 #include "core/metrics.h"
+#include "tests/common/fixtures.h"
 #include "vmafhip.h"
 
 using namespace vmafhip;
@@ -192,15 +193,11 @@ int main(int argc, char **argv)
     for (const Case &c : cases) {
         if (!only.empty() && only != c.feature)
             continue;
-        VmafHipSettings s;
-        vmafhip_default_settings(&s);
-        s.width = c.w;
-        s.height = c.h;
-        s.bitdepth = c.bpc;
-        s.chroma = c.chroma;
-        s.features = !std::strcmp(c.feature, "psnr") ? VMAFHIP_FEATURE_PSNR
-                     : !std::strcmp(c.feature, "adm") ? VMAFHIP_FEATURE_ADM
-                                                      : VMAFHIP_FEATURE_FLOAT_SSIM;
+        VmafHipSettings s = testfx::settings(
+            c.w, c.h, c.bpc, c.chroma,
+            !std::strcmp(c.feature, "psnr")  ? VMAFHIP_FEATURE_PSNR
+            : !std::strcmp(c.feature, "adm") ? VMAFHIP_FEATURE_ADM
+                                             : VMAFHIP_FEATURE_FLOAT_SSIM);
         s.queue_depth = 1;
         c.tweak(&s);
         Metrics m;

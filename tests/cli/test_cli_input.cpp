@@ -89,12 +89,7 @@ std::vector<std::string> y4m_pair(const testfx::Fixture &f, const std::string &t
 // print as is.
 std::string open_error(int w, int h, int bpc, unsigned features, VmafHipBackend backend)
 {
-    VmafHipSettings s;
-    vmafhip_default_settings(&s);
-    s.width = w;
-    s.height = h;
-    s.bitdepth = bpc;
-    s.features = features;
+    VmafHipSettings s = testfx::settings(w, h, bpc, VMAFHIP_CHROMA_420, features);
     s.backend = backend;
     s.log_callback = [](void *, VmafHipLogLevel, const char *, va_list) {};
     VmafHipContext *c = nullptr;

@@ -134,16 +134,21 @@ std::map<std::string, std::vector<double>> golden_frames(const std::string &gold
     return out;
 }
 
-VmafHipSettings settings_for(const Fixture &f, unsigned features)
+VmafHipSettings settings(int w, int h, int bpc, VmafHipChroma chroma, unsigned features)
 {
     VmafHipSettings s;
     vmafhip_default_settings(&s);
-    s.width = f.w;
-    s.height = f.h;
-    s.bitdepth = f.bpc;
-    s.chroma = f.chroma;
+    s.width = w;
+    s.height = h;
+    s.bitdepth = bpc;
+    s.chroma = chroma;
     s.features = features;
     return s;
+}
+
+VmafHipSettings settings_for(const Fixture &f, unsigned features)
+{
+    return settings(f.w, f.h, f.bpc, f.chroma, features);
 }
 
 } // namespace testfx

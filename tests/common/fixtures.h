@@ -53,6 +53,9 @@ private:
 /// Per-frame values of a golden: name -> one value per frame (NaN for null).
 std::map<std::string, std::vector<double>> golden_frames(const std::string &golden_file);
 
+/// Default settings for a frame size and format (features as given).
+VmafHipSettings settings(int w, int h, int bpc, VmafHipChroma chroma, unsigned features);
+
 /// Settings for a fixture pair (features as given).
 VmafHipSettings settings_for(const Fixture &f, unsigned features);
 

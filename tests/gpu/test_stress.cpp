@@ -115,12 +115,7 @@ TEST(GpuStress, FormatsAndOddSizes)
             ref.emplace_back(c.w, c.h, c.bpc, c.chroma, rng);
             dis.emplace_back(c.w, c.h, c.bpc, c.chroma, rng, &ref.back(), 3 + 4 * i);
         }
-        VmafHipSettings s;
-        vmafhip_default_settings(&s);
-        s.width = c.w;
-        s.height = c.h;
-        s.bitdepth = c.bpc;
-        s.chroma = c.chroma;
+        VmafHipSettings s = testfx::settings(c.w, c.h, c.bpc, c.chroma, VMAFHIP_FEATURE_ALL);
         s.adm.debug = 1;
         s.ssim.enable_lcs = 1;
         s.psnr.enable_mse = 1;

@@ -151,13 +151,7 @@ struct GrayPair {
 
 VmafHipSettings gray_settings(int w, int h, int bpc = 8)
 {
-    VmafHipSettings s;
-    vmafhip_default_settings(&s);
-    s.width = w;
-    s.height = h;
-    s.bitdepth = bpc;
-    s.chroma = VMAFHIP_CHROMA_400;
-    return s;
+    return testfx::settings(w, h, bpc, VMAFHIP_CHROMA_400, VMAFHIP_FEATURE_ALL);
 }
 
 /// Deterministic textured content: smooth gradients, edges and noise; dis is

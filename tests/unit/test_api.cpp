@@ -38,11 +38,7 @@ void collect_log(void *cookie, VmafHipLogLevel, const char *fmt, va_list vl)
 
 VmafHipSettings base(int w, int h, unsigned features = VMAFHIP_FEATURE_PSNR)
 {
-    VmafHipSettings s;
-    vmafhip_default_settings(&s);
-    s.width = w;
-    s.height = h;
-    s.features = features;
+    VmafHipSettings s = testfx::settings(w, h, 8, VMAFHIP_CHROMA_420, features);
     s.backend = TEST_BACKEND;
     return s;
 }
