@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdarg>
+#include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "vmafhip.h"
 
@@ -13,6 +17,20 @@ struct ContextCloser {
     void operator()(VmafHipContext *c) const { vmafhip_close(&c); }
 };
 using Ctx = std::unique_ptr<VmafHipContext, ContextCloser>;
+
+/// Library messages kept for a test to inspect: settings.log_callback =
+/// collect_log, settings.log_cookie = &lines.
+struct LogLines {
+    std::vector<std::string> lines;
+    std::string last() const { return lines.empty() ? "" : lines.back(); }
+};
+
+inline void collect_log(void *cookie, VmafHipLogLevel, const char *fmt, va_list vl)
+{
+    char buf[1024];
+    std::vsnprintf(buf, sizeof buf, fmt, vl);
+    static_cast<LogLines *>(cookie)->lines.push_back(buf);
+}
 
 /// Open a context; a failure is a test failure (with the library's message)
 /// and gives an empty Ctx.

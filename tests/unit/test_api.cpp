@@ -25,16 +25,8 @@ namespace {
 using testfx::Ctx;
 using testfx::open_ctx;
 
-struct Messages {
-    std::vector<std::string> lines;
-};
-
-void collect_log(void *cookie, VmafHipLogLevel, const char *fmt, va_list vl)
-{
-    char buf[1024];
-    std::vsnprintf(buf, sizeof buf, fmt, vl);
-    static_cast<Messages *>(cookie)->lines.push_back(buf);
-}
+using testfx::collect_log;
+using Messages = testfx::LogLines;
 
 VmafHipSettings base(int w, int h, unsigned features = VMAFHIP_FEATURE_PSNR)
 {

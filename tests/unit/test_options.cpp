@@ -7,32 +7,23 @@
 #include <vector>
 
 #include "core/options.h"
+#include "tests/common/context.h"
 #include "vmafhip.h"
 
 namespace {
 
-struct Log {
-    std::vector<std::string> lines;
-};
-
-void collect(void *cookie, VmafHipLogLevel, const char *fmt, va_list vl)
-{
-    char buf[512];
-    std::vsnprintf(buf, sizeof buf, fmt, vl);
-    static_cast<Log *>(cookie)->lines.push_back(buf);
-}
 
 class Options : public testing::Test {
 protected:
     void SetUp() override
     {
         vmafhip_default_settings(&s);
-        s.log_callback = collect;
+        s.log_callback = testfx::collect_log;
         s.log_cookie = &log;
     }
-    std::string last() const { return log.lines.empty() ? "" : log.lines.back(); }
+    std::string last() const { return log.last(); }
     VmafHipSettings s;
-    Log log;
+    testfx::LogLines log;
 };
 
 TEST_F(Options, LibvmafDefaults)
