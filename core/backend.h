@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "core/log.h"
-#include "core/plane.h"
+#include "base/log.h"
+#include "extractors/frame_view.h"
 #include "extractors/adm.h"
 #include "extractors/psnr.h"
 #include "extractors/ssim.h"

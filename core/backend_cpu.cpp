@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/backend.h"
-#include "core/thread_pool.h"
+#include "base/thread_pool.h"
 
 namespace vmafhip {
 

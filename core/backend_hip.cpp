@@ -18,7 +18,7 @@
 #include "core/backend.h"
 #include "core/gpu_check.h"
 #include "core/gpu_device.h"
-#include "core/thread_pool.h"
+#include "base/thread_pool.h"
 #include "kernels/adm.h"
 #include "kernels/psnr.h"
 #include "kernels/sample_check.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/backend.h"
-#include "core/log.h"
+#include "base/log.h"
 #include "vmafhip.h"
 
 struct VmafHipContext {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/log.h"
+#include "base/log.h"
 
 namespace vmafhip {
 

@@ -4,7 +4,7 @@
 
 #include <cerrno>
 
-#include "core/log.h"
+#include "base/log.h"
 #include "core/options.h"
 
 namespace vmafhip {

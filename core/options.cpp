@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/log.h"
+#include "base/log.h"
 
 namespace vmafhip {
 

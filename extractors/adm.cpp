@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cmath>
 
-#include "core/log.h"
+#include "base/log.h"
 
 namespace vmafhip {
 

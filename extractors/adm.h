@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/plane.h"
-#include "extractors/adm_ops.h"
+#include "extractors/frame_view.h"
+#include "kernels/adm_ops.h"
 #include "vmafhip.h"
 
 namespace vmafhip {

@@ -4,7 +4,7 @@
 // values, so the result does not depend on how the rows were split (§12).
 #include <vector>
 
-#include "core/thread_pool.h"
+#include "base/thread_pool.h"
 #include "extractors/adm.h"
 #include "extractors/adm_stages.h"
 

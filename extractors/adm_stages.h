@@ -10,8 +10,8 @@
 
 #include <cstdint>
 
-#include "core/plane.h"
-#include "extractors/adm_ops.h"
+#include "extractors/frame_view.h"
+#include "kernels/adm_ops.h"
 
 namespace vmafhip {
 

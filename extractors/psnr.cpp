@@ -4,7 +4,7 @@
 #include <cerrno>
 #include <cmath>
 
-#include "core/log.h"
+#include "base/log.h"
 
 namespace vmafhip {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/plane.h"
+#include "extractors/frame_view.h"
 #include "vmafhip.h"
 
 namespace vmafhip {

@@ -1,7 +1,7 @@
 // psnr CPU reference: exact per-plane SSE (spec psnr.md §5.1).
 #include <vector>
 
-#include "core/thread_pool.h"
+#include "base/thread_pool.h"
 #include "extractors/psnr.h"
 
 namespace vmafhip {

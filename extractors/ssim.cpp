@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cmath>
 
-#include "core/log.h"
-#include "extractors/ssim_ops.h"
+#include "base/log.h"
+#include "kernels/ssim_ops.h"
 
 namespace vmafhip {
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/thread_pool.h"
+#include "base/thread_pool.h"
 #include "extractors/ssim.h"
-#include "extractors/ssim_ops.h"
+#include "kernels/ssim_ops.h"
 
 namespace vmafhip {
 

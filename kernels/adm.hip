@@ -38,7 +38,7 @@
 
 #include <cstdint>
 
-#include "extractors/adm_ops.h"
+#include "kernels/adm_ops.h"
 #include "kernels/device/atomic.h"
 #include "kernels/device/block.h"
 

@@ -22,7 +22,7 @@
 
 #include <cstdint>
 
-#include "extractors/ssim_ops.h"
+#include "kernels/ssim_ops.h"
 #include "kernels/device/block.h"
 
 namespace vmafhip {

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "core/thread_pool.h"
+#include "base/thread_pool.h"
 #include "extractors/adm.h"
 #include "tests/common/fixtures.h"
 

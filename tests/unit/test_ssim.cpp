@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "core/thread_pool.h"
+#include "base/thread_pool.h"
 #include "extractors/ssim.h"
-#include "extractors/ssim_ops.h"
+#include "kernels/ssim_ops.h"
 #include "tests/common/fixtures.h"
 
 using namespace vmafhip;

@@ -3,7 +3,7 @@
 #include <atomic>
 #include <vector>
 
-#include "core/thread_pool.h"
+#include "base/thread_pool.h"
 
 using vmafhip::ThreadPool;
 

@@ -1,4 +1,4 @@
-#include "core/thread_pool.h"
+#include "base/thread_pool.h"
 
 #include <algorithm>
 #include <chrono>

@@ -44,10 +44,17 @@ struct Geometry {
     int scored_h(int p) const { return p ? h >> ss_y() : h; }
 };
 
+/// Earlier reference pictures an extractor may read (motion): luma only.
+constexpr int MAX_LOOKBEHIND = 2;
+
 /// A frame pair as the metrics read it: planes cropped to the scored sizes.
 struct FrameView {
     PlaneView ref[3];
     PlaneView dis[3];
+    /// Luma of the reference pictures of frames index-1 and index-2, for
+    /// extractors with a look-behind; data is nullptr where there is none.
+    PlaneView prev_ref[MAX_LOOKBEHIND];
+    unsigned index = 0; ///< frame number, from 0
 };
 
 } // namespace vmafhip

@@ -9,7 +9,7 @@
 #include <math.h> // ::sqrt(double), also in device code
 #include <stddef.h> // ptrdiff_t
 
-#include "core/hd.h"
+#include "kernels/hd.h"
 
 namespace vmafhip {
 

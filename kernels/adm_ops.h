@@ -13,7 +13,7 @@
 #include <stddef.h> // ptrdiff_t
 #include <stdint.h>
 
-#include "core/hd.h"
+#include "kernels/hd.h"
 
 namespace vmafhip {
 
