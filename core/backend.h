@@ -1,7 +1,7 @@
-// What a backend computes per frame: exact accumulators of every enabled
-// metric. Turning them into scores (the float tail) is the same host code
-// for every backend (core/context.cpp), so the backends can only differ in
-// the accumulators, which the tests compare exactly.
+// What a backend computes per frame: the exact accumulator block of every
+// extractor of the context (Metrics). Turning accumulators into scores is
+// the same host code for every backend (core/metrics.cpp), so the backends
+// can only differ in the accumulators, which the tests compare exactly.
 #pragma once
 
 #include <cstdint>
@@ -9,31 +9,9 @@
 #include <string>
 
 #include "base/log.h"
-#include "extractors/frame_view.h"
-#include "extractors/adm.h"
-#include "extractors/psnr.h"
-#include "extractors/ssim.h"
+#include "core/metrics.h"
 
 namespace vmafhip {
-
-/// Accumulators of one frame. POD: the GPU backend copies it from the device.
-struct FrameAccum {
-    PsnrAccum psnr;
-    SsimAccum ssim;
-    AdmAccum adm;
-    uint32_t max_sample; ///< largest sample of every plane read (range check above 8 bits)
-};
-
-/// The metrics of one context, fixed at open.
-struct Metrics {
-    Geometry g;
-    unsigned features = 0;
-    std::unique_ptr<Psnr> psnr;
-    std::unique_ptr<Ssim> ssim;
-    std::unique_ptr<Adm> adm;
-    size_t adm_offset = 0, psnr_offset = 0, ssim_offset = 0; ///< first value of each in a frame's row
-    int chroma_planes_read() const { return psnr && psnr->planes() == 3 ? 3 : 1; }
-};
 
 /// How the GPU backend stages frames and launches work (benchmarks vary these).
 struct HipTuning {
@@ -41,7 +19,7 @@ struct HipTuning {
         STAGING_PINNED, ///< host threads copy into pinned memory, then async DMA
         STAGING_DIRECT, ///< hipMemcpy2DAsync straight from the caller's memory
     } staging = STAGING_PINNED;
-    bool graphs = true;  ///< replay each slot's work as one graph launch
+    bool graphs = true;  ///< replay each slot's kernels as one graph launch
     bool timing = false; ///< record per-frame copy and kernel times (adds events)
 };
 
@@ -66,15 +44,18 @@ public:
     /// fewer than this many frames submitted and not collected.
     virtual int depth() const = 0;
 
-    /// Start scoring frame f (frames arrive in index order). The planes of f
-    /// may be reused by the caller once this returns.
+    /// Start frame f (frames arrive in index order, f.index from 0; the
+    /// backend fills f's prev_ref from the frames it kept). scored: run
+    /// every extractor; otherwise only those that run on every frame
+    /// (n_subsample). The caller may reuse f's planes once this returns.
     /// @return 0 or a negative errno with *err set.
-    virtual int submit(const FrameView &f, std::string *err) = 0;
+    virtual int submit(const FrameView &f, bool scored, std::string *err) = 0;
 
-    /// Accumulators of the oldest submitted, not yet collected frame.
+    /// The accumulator block (Metrics::accum_bytes) of the oldest submitted,
+    /// not yet collected frame into accum.
     /// @param wait false: return -EAGAIN if it is still running
     /// @return 0 or a negative errno with *err set.
-    virtual int collect(bool wait, FrameAccum *out, std::string *err) = 0;
+    virtual int collect(bool wait, uint8_t *accum, std::string *err) = 0;
 
     /// Timings gathered so far (GPU backend with HipTuning::timing only).
     virtual bool stats(BackendStats *) const { return false; }

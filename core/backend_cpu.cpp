@@ -1,9 +1,11 @@
 // The CPU reference backend. With one frame in flight it scores each frame
-// inside submit(), straight from the caller's planes. With more, submit()
-// copies the planes into a ring of owned buffers and a worker thread scores
-// them in order, so callers (the FFmpeg filter) get the same asynchronous
-// behaviour as on the GPU; rows of one frame are split over the thread pool
-// either way.
+// inside submit(), straight from the caller's planes, and keeps copies of
+// the last reference lumas for extractors that read earlier frames (motion).
+// With more, submit() copies the planes into a ring of owned buffers and a
+// worker thread scores them in order, so callers (the FFmpeg filter) get the
+// same asynchronous behaviour as on the GPU; the ring is longer by the
+// look-behind, so earlier frames' copies are still there when a frame reads
+// them. Rows of one frame are split over the thread pool either way.
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
@@ -11,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/backend.h"
 #include "base/thread_pool.h"
+#include "core/backend.h"
 
 namespace vmafhip {
 
@@ -32,30 +34,49 @@ uint32_t plane_max(const PlaneView &p, ThreadPool &pool)
     return row_max.empty() ? 0 : *std::max_element(row_max.begin(), row_max.end());
 }
 
-void score(const Metrics &m, const FrameView &f, ThreadPool &pool, FrameAccum *a)
+void score(const Metrics &m, const FrameView &f, bool scored, ThreadPool &pool, uint8_t *accum)
 {
-    *a = FrameAccum{};
+    std::memset(accum, 0, m.accum_bytes);
+    FrameHeader h{};
     if (m.g.range_checked()) {
-        for (int p = 0; p < m.chroma_planes_read(); p++)
-            a->max_sample = std::max({a->max_sample, plane_max(f.ref[p], pool), plane_max(f.dis[p], pool)});
-        if (a->max_sample > m.g.max_sample())
+        for (int p = 0; p < m.planes; p++)
+            h.max_sample = std::max({h.max_sample, plane_max(f.ref[p], pool), plane_max(f.dis[p], pool)});
+        std::memcpy(accum, &h, sizeof h);
+        if (h.max_sample > m.g.max_sample())
             return; // the core reports the range error; nothing to score
     }
-    if (m.psnr)
-        psnr_cpu(*m.psnr, m.g, f, &a->psnr, pool);
-    if (m.ssim)
-        ssim_cpu(*m.ssim, m.g, f, &a->ssim, pool);
-    if (m.adm)
-        adm_cpu(*m.adm, m.g, f, &a->adm, pool);
+    for (const Instance &x : m.ext)
+        if (scored || x.ext->every_frame())
+            x.ext->cpu(f, accum + x.accum_offset, pool);
 }
+
+/// A packed copy of some planes: rows of w samples, no padding.
+struct PlaneCopy {
+    std::vector<uint8_t> buf;
+    PlaneView view;
+
+    void assign(const PlaneView &src, int bps)
+    {
+        const size_t row = static_cast<size_t>(src.w) * bps;
+        buf.resize(row * static_cast<size_t>(src.h));
+        for (int y = 0; y < src.h; y++)
+            std::memcpy(buf.data() + y * row, src.row<uint8_t>(y), row);
+        view = PlaneView{buf.data(), static_cast<ptrdiff_t>(row), src.w, src.h};
+    }
+};
 
 class CpuBackend final : public Backend {
 public:
     CpuBackend(const Metrics &m, int threads, int depth)
-        : m_(m), pool_(threads), jobs_(static_cast<size_t>(depth))
+        : m_(m), pool_(threads), depth_(depth),
+          jobs_(static_cast<size_t>(depth > 1 ? depth + m.lookbehind : 1))
     {
+        for (Job &j : jobs_)
+            j.accum.resize(m.accum_bytes);
         if (depth > 1)
             worker_ = std::thread([this] { work(); });
+        else
+            history_.resize(static_cast<size_t>(m.lookbehind));
     }
 
     ~CpuBackend() override
@@ -71,19 +92,29 @@ public:
     }
 
     const std::string &name() const override { return name_; }
-    int depth() const override { return static_cast<int>(jobs_.size()); }
+    int depth() const override { return depth_; }
 
-    int submit(const FrameView &f, std::string *) override
+    int submit(const FrameView &f, bool scored, std::string *) override
     {
         Job &j = jobs_[head_ % jobs_.size()];
         if (!worker_.joinable()) {
-            score(m_, f, pool_, &j.accum);
+            FrameView v = f;
+            for (int k = 0; k < m_.lookbehind; k++)
+                if (f.index > static_cast<unsigned>(k))
+                    v.prev_ref[k] = history_[(f.index - 1 - k) % history_.size()].view;
+            score(m_, v, scored, pool_, j.accum.data());
+            if (!history_.empty())
+                history_[f.index % history_.size()].assign(f.ref[0], m_.g.bytes_per_sample());
             head_++;
             return 0;
         }
         own_copy(f, &j);
+        for (int k = 0; k < m_.lookbehind; k++)
+            if (f.index > static_cast<unsigned>(k))
+                j.view.prev_ref[k] = jobs_[(head_ - 1 - k) % jobs_.size()].view.ref[0];
         {
             std::lock_guard<std::mutex> lock(mutex_);
+            j.scored = scored;
             j.state = Job::QUEUED;
             head_++;
         }
@@ -91,7 +122,7 @@ public:
         return 0;
     }
 
-    int collect(bool wait, FrameAccum *out, std::string *) override
+    int collect(bool wait, uint8_t *accum, std::string *) override
     {
         Job &j = jobs_[tail_ % jobs_.size()];
         if (worker_.joinable()) {
@@ -101,7 +132,7 @@ public:
             done_.wait(lock, [&] { return j.state == Job::DONE; });
             j.state = Job::FREE;
         }
-        *out = j.accum;
+        std::memcpy(accum, j.accum.data(), m_.accum_bytes);
         tail_++;
         return 0;
     }
@@ -109,29 +140,24 @@ public:
 private:
     struct Job {
         enum State { FREE, QUEUED, DONE } state = FREE;
-        std::vector<uint8_t> buf; ///< owned copy of the planes
+        PlaneCopy ref[3], dis[3]; ///< owned copies of the planes
         FrameView view;
-        FrameAccum accum{};
+        bool scored = true;
+        std::vector<uint8_t> accum;
     };
 
-    // Packs the planes of f into j's buffer (allocated once, on first use).
+    // Copies the planes of f into j's buffers (allocated on first use).
     void own_copy(const FrameView &f, Job *j)
     {
-        const int bps = m_.g.bytes_per_sample(), planes = m_.chroma_planes_read();
-        size_t total = 0;
-        for (int p = 0; p < planes; p++)
-            total += 2 * static_cast<size_t>(f.ref[p].w) * f.ref[p].h * bps;
-        j->buf.resize(total);
-        uint8_t *dst = j->buf.data();
-        for (int pic = 0; pic < 2; pic++)
-            for (int p = 0; p < planes; p++) {
-                const PlaneView &src = pic ? f.dis[p] : f.ref[p];
-                const size_t row = static_cast<size_t>(src.w) * bps;
-                PlaneView &v = pic ? j->view.dis[p] : j->view.ref[p];
-                v = PlaneView{dst, static_cast<ptrdiff_t>(row), src.w, src.h};
-                for (int y = 0; y < src.h; y++, dst += row)
-                    std::memcpy(dst, src.row<uint8_t>(y), row);
-            }
+        const int bps = m_.g.bytes_per_sample();
+        j->view = FrameView{};
+        j->view.index = f.index;
+        for (int p = 0; p < m_.planes; p++) {
+            j->ref[p].assign(f.ref[p], bps);
+            j->dis[p].assign(f.dis[p], bps);
+            j->view.ref[p] = j->ref[p].view;
+            j->view.dis[p] = j->dis[p].view;
+        }
     }
 
     void work()
@@ -144,7 +170,7 @@ private:
                 if (stop_)
                     return;
             }
-            score(m_, j.view, pool_, &j.accum);
+            score(m_, j.view, j.scored, pool_, j.accum.data());
             {
                 std::lock_guard<std::mutex> lock(mutex_);
                 j.state = Job::DONE;
@@ -155,7 +181,9 @@ private:
 
     const Metrics &m_;
     ThreadPool pool_;
+    const int depth_;
     std::vector<Job> jobs_;
+    std::vector<PlaneCopy> history_; ///< last reference lumas (one frame in flight)
     unsigned head_ = 0, tail_ = 0;
     std::thread worker_;
     std::mutex mutex_;

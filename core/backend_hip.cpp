@@ -1,13 +1,19 @@
 // The GPU backend: a ring of slots, each with its own stream, staging
-// buffers, device planes, metric workspaces and result block, so that the
-// copy of frame N+1 overlaps the kernels of frame N and several frames are in
-// flight without any device-wide synchronisation.
+// buffers, device planes, extractor workspaces and accumulator block, so
+// that the copy of frame N+1 overlaps the kernels of frame N and several
+// frames are in flight without any device-wide synchronisation.
 //
 // Per frame (one slot): caller planes -> pinned host staging (host threads)
 // -> one async host-to-device copy into tightly packed device planes ->
-// zero the accumulators -> kernels -> accumulators back to pinned host
-// memory -> event. Nothing is allocated per frame, and no pointer to the
-// caller's memory ever reaches a kernel: kernels read only the device planes.
+// zero the accumulators -> each extractor's kernels -> accumulators back to
+// pinned host memory -> event. Nothing is allocated per frame, and no
+// pointer to the caller's memory ever reaches a kernel: kernels read only
+// the device planes.
+//
+// Extractors that read earlier reference pictures (motion) read the luma of
+// the previous slots: a frame's kernels wait for the copies of those frames
+// (events), and the ring has that many slots more than frames in flight, so
+// a slot is reused only after every frame that reads it has finished.
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -15,14 +21,11 @@
 #include <thread>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "core/backend.h"
 #include "core/gpu_check.h"
 #include "core/gpu_device.h"
-#include "base/thread_pool.h"
-#include "kernels/adm.h"
-#include "kernels/psnr.h"
 #include "kernels/sample_check.h"
-#include "kernels/ssim.h"
 
 namespace vmafhip {
 
@@ -58,9 +61,9 @@ public:
 
     int init(const VmafHipSettings &s, std::string *err);
     const std::string &name() const override { return name_; }
-    int depth() const override { return static_cast<int>(slots_.size()); }
-    int submit(const FrameView &f, std::string *err) override;
-    int collect(bool wait, FrameAccum *out, std::string *err) override;
+    int depth() const override { return depth_; }
+    int submit(const FrameView &f, bool scored, std::string *err) override;
+    int collect(bool wait, uint8_t *accum, std::string *err) override;
     bool stats(BackendStats *out) const override
     {
         *out = stats_;
@@ -68,33 +71,37 @@ public:
     }
 
 private:
+    /// Which extractors a launch runs: all, or those that run on every frame.
+    enum Work { ALL = 0, EVERY_FRAME = 1 };
+
     struct Slot {
         hipStream_t stream = nullptr;
         uint8_t *host = nullptr;     ///< pinned staging of every plane (PINNED staging)
         uint8_t *dev = nullptr;      ///< device planes, packed
-        uint8_t *work = nullptr;     ///< metric workspaces
-        FrameAccum *d_accum = nullptr;
-        FrameAccum *h_accum = nullptr; ///< pinned
+        uint8_t *work = nullptr;     ///< extractor workspaces
+        uint8_t *d_accum = nullptr;  ///< accumulator block
+        uint8_t *h_accum = nullptr;  ///< pinned
+        hipEvent_t copied = nullptr; ///< the planes are on the device
         hipEvent_t done = nullptr;
-        hipEvent_t t_start = nullptr, t_copied = nullptr, t_end = nullptr; ///< timing only
-        hipGraph_t graph = nullptr;
-        hipGraphExec_t exec = nullptr;
+        hipEvent_t t_start = nullptr, t_end = nullptr; ///< timing only
+        hipGraph_t graph[2] = {};
+        hipGraphExec_t exec[2] = {}; ///< per Work
         GpuFrame frame{};
         double host_copy_ms = 0;
     };
 
     int create_slot(Slot &s, std::string *err);
-    int enqueue_copy(Slot &s, std::string *err);
-    int enqueue_kernels(Slot &s, std::string *err);
-    int capture_graph(Slot &s, std::string *err);
+    int enqueue_kernels(Slot &s, Work work, std::string *err);
+    int capture_graph(Slot &s, Work work, std::string *err);
     void stage_on_host(Slot &s, const FrameView &f);
+    int copy_direct(Slot &s, const FrameView &f, std::string *err);
+    bool runs(const Instance &x, Work work) const { return work == ALL || x.ext->every_frame(); }
 
     /// Rows [y0, y1) of one plane: the unit of parallel host staging.
     struct Band {
         int pic, plane, y0, y1;
     };
     std::vector<Band> bands_;
-    int copy_direct(Slot &s, const FrameView &f, std::string *err);
 
     const Metrics &m_;
     Logger log_;
@@ -102,12 +109,14 @@ private:
     ThreadPool pool_;
     GpuDeviceInfo dev_;
     std::string name_;
-    int planes_ = 1;                ///< planes staged per picture
-    size_t plane_off_[2][3] = {};   ///< [ref, dis][plane] offset in a slot's buffers
-    size_t frame_bytes_ = 0;        ///< staged bytes per frame (both pictures)
-    size_t ssim_bytes_ = 0, adm_bytes_ = 0;
+    int depth_ = 0;                  ///< frames in flight
+    size_t plane_off_[2][3] = {};    ///< [ref, dis][plane] offset in a slot's buffers
+    size_t frame_bytes_ = 0;         ///< staged bytes per frame (both pictures)
+    std::vector<size_t> work_off_;   ///< per extractor: its workspace in a slot's
+    size_t work_bytes_ = 0;
+    std::vector<uint8_t *> constants_; ///< per extractor: device constants, or nullptr
     std::vector<Slot> slots_;
-    unsigned head_ = 0, tail_ = 0;  ///< next slot to submit into / to collect from
+    unsigned head_ = 0, tail_ = 0;   ///< next frame to submit / to collect
     BackendStats stats_;
 };
 
@@ -117,11 +126,13 @@ HipBackend::~HipBackend()
     for (Slot &s : slots_) {
         if (s.stream)
             (void)hipStreamSynchronize(s.stream);
-        if (s.exec)
-            (void)hipGraphExecDestroy(s.exec);
-        if (s.graph)
-            (void)hipGraphDestroy(s.graph);
-        for (hipEvent_t e : {s.done, s.t_start, s.t_copied, s.t_end})
+        for (int w = 0; w < 2; w++) {
+            if (s.exec[w])
+                (void)hipGraphExecDestroy(s.exec[w]);
+            if (s.graph[w])
+                (void)hipGraphDestroy(s.graph[w]);
+        }
+        for (hipEvent_t e : {s.copied, s.done, s.t_start, s.t_end})
             if (e)
                 (void)hipEventDestroy(e);
         if (s.stream)
@@ -134,6 +145,8 @@ HipBackend::~HipBackend()
         if (s.h_accum)
             (void)hipHostFree(s.h_accum);
     }
+    for (uint8_t *c : constants_)
+        (void)hipFree(c);
     (void)hipGetLastError();
 }
 
@@ -145,48 +158,81 @@ int HipBackend::init(const VmafHipSettings &s, std::string *err)
     name_ = strprintf("hip: %s (%s)", dev_.name.c_str(), dev_.arch.c_str());
     log_.log(VMAFHIP_LOG_INFO, "GPU %d: %s, %s, %zu MiB, %d compute units\n", dev_.index,
              dev_.name.c_str(), dev_.arch.c_str(), dev_.total_mem >> 20, dev_.sm_count);
+    for (const Instance &x : m_.ext)
+        if (!x.ext->info().gpu) {
+            *err = strprintf("%s has no GPU implementation in this build", x.ext->info().name);
+            return -ENOTSUP;
+        }
 
-    // Chroma is staged only when psnr reads it.
+    // The reference luma comes first: it is what every-frame extractors read.
     const Geometry &g = m_.g;
-    planes_ = m_.chroma_planes_read();
     size_t off = 0;
     for (int pic = 0; pic < 2; pic++)
-        for (int p = 0; p < planes_; p++) {
+        for (int p = 0; p < m_.planes; p++) {
             plane_off_[pic][p] = off;
             off += align_up(static_cast<size_t>(g.scored_w(p)) * g.scored_h(p) * g.bytes_per_sample());
         }
     frame_bytes_ = off;
     for (int pic = 0; pic < 2; pic++)
-        for (int p = 0; p < planes_; p++) {
+        for (int p = 0; p < m_.planes; p++) {
             const size_t row = std::max<size_t>(1, static_cast<size_t>(g.scored_w(p)) * g.bytes_per_sample());
             const int rows = static_cast<int>(std::max<size_t>(1, kBandBytes / row));
             for (int y = 0; y < g.scored_h(p); y += rows)
                 bands_.push_back(Band{pic, p, y, std::min(g.scored_h(p), y + rows)});
         }
-    ssim_bytes_ = m_.ssim ? align_up(ssim_workspace_bytes(*m_.ssim)) : 0;
-    adm_bytes_ = m_.adm ? align_up(adm_workspace_bytes(*m_.adm)) : 0;
+    size_t constants_bytes = 0;
+    for (const Instance &x : m_.ext) {
+        const GpuImpl &gpu = *x.ext->info().gpu;
+        work_off_.push_back(work_bytes_);
+        work_bytes_ += align_up(gpu.workspace_bytes(*x.ext));
+        constants_bytes += align_up(gpu.constants_bytes(*x.ext));
+    }
 
-    const int depth = s.queue_depth ? s.queue_depth : kDefaultDepth;
-    const size_t per_slot = frame_bytes_ + ssim_bytes_ + adm_bytes_ + align_up(sizeof(FrameAccum));
+    depth_ = s.queue_depth ? s.queue_depth : kDefaultDepth;
+    const size_t n_slots = static_cast<size_t>(depth_ + m_.lookbehind);
+    const size_t per_slot = frame_bytes_ + work_bytes_ + align_up(m_.accum_bytes);
     size_t free_b = 0, total_b = 0;
     GPU_TRY(hipMemGetInfo(&free_b, &total_b));
-    if (per_slot * depth > free_b) {
+    if (per_slot * n_slots + constants_bytes > free_b) {
         *err = strprintf("a %dx%d %d-bit frame needs %zu MiB of GPU memory per frame in flight "
-                         "(%d in flight: %zu MiB), but GPU %d has %zu MiB free of %zu MiB: "
+                         "(%zu in flight: %zu MiB), but GPU %d has %zu MiB free of %zu MiB: "
                          "lower queue_depth, the frame size or the features, or use the CPU backend",
-                         g.w, g.h, g.bpc, per_slot >> 20, depth, (per_slot * depth) >> 20,
+                         g.w, g.h, g.bpc, per_slot >> 20, n_slots, (per_slot * n_slots) >> 20,
                          dev_.index, free_b >> 20, total_b >> 20);
         return -ENOMEM;
     }
-    stats_.device_bytes = per_slot * depth;
-    slots_.resize(static_cast<size_t>(depth));
+    stats_.device_bytes = per_slot * n_slots + constants_bytes;
+
+    // Constants: filled on the host once, uploaded once.
+    for (const Instance &x : m_.ext) {
+        const GpuImpl &gpu = *x.ext->info().gpu;
+        const size_t bytes = gpu.constants_bytes(*x.ext);
+        constants_.push_back(nullptr);
+        if (!bytes)
+            continue;
+        std::vector<uint8_t> host(bytes);
+        gpu.fill_constants(*x.ext, host.data());
+        GPU_TRY(hipMalloc(reinterpret_cast<void **>(&constants_.back()), bytes));
+        GPU_TRY(hipMemcpy(constants_.back(), host.data(), bytes, hipMemcpyHostToDevice));
+    }
+
+    slots_.resize(n_slots);
     for (Slot &slot : slots_)
         if ((ret = create_slot(slot, err)) < 0)
             return ret;
+    // The reference lumas of the previous frames are in the previous slots.
+    for (size_t i = 0; i < n_slots; i++)
+        for (int k = 0; k < m_.lookbehind; k++)
+            slots_[i].frame.prev_ref[k] = slots_[(i + n_slots - 1 - k) % n_slots].frame.ref[0];
+    if (tuning_.graphs && !tuning_.timing)
+        for (Slot &t : slots_)
+            for (int w = ALL; w <= (m_.n_subsample > 1 ? EVERY_FRAME : ALL); w++)
+                if ((ret = capture_graph(t, static_cast<Work>(w), err)) < 0)
+                    return ret;
     log_.log(VMAFHIP_LOG_DEBUG, "%d frames in flight, %zu MiB of GPU memory, %s staging%s\n",
-             depth, stats_.device_bytes >> 20,
+             depth_, stats_.device_bytes >> 20,
              tuning_.staging == HipTuning::STAGING_PINNED ? "pinned" : "direct",
-             slots_[0].exec ? ", graphs" : "");
+             slots_[0].exec[ALL] ? ", graphs" : "");
     return 0;
 }
 
@@ -194,10 +240,10 @@ int HipBackend::create_slot(Slot &s, std::string *err)
 {
     GPU_TRY(hipStreamCreateWithFlags(&s.stream, hipStreamNonBlocking));
     GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.dev), std::max<size_t>(frame_bytes_, 1)));
-    if (ssim_bytes_ + adm_bytes_)
-        GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.work), ssim_bytes_ + adm_bytes_));
-    GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.d_accum), sizeof(FrameAccum)));
-    GPU_TRY(hipHostMalloc(reinterpret_cast<void **>(&s.h_accum), sizeof(FrameAccum),
+    if (work_bytes_)
+        GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.work), work_bytes_));
+    GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.d_accum), m_.accum_bytes));
+    GPU_TRY(hipHostMalloc(reinterpret_cast<void **>(&s.h_accum), m_.accum_bytes,
                           hipHostMallocDefault));
     if (tuning_.staging == HipTuning::STAGING_PINNED &&
         hipHostMalloc(reinterpret_cast<void **>(&s.host), frame_bytes_, hipHostMallocDefault) !=
@@ -208,67 +254,57 @@ int HipBackend::create_slot(Slot &s, std::string *err)
         log_.log(VMAFHIP_LOG_WARNING, "no pinned host memory for staging (%zu MiB): copying "
                  "frames directly from the caller's memory (slower)\n", frame_bytes_ >> 20);
     }
-    GPU_TRY(hipEventCreateWithFlags(&s.done, hipEventDisableTiming));
+    GPU_TRY(hipEventCreateWithFlags(&s.copied, hipEventDisableTiming));
+    GPU_TRY(hipEventCreateWithFlags(&s.done, tuning_.timing ? hipEventDefault : hipEventDisableTiming));
     if (tuning_.timing)
-        for (hipEvent_t *e : {&s.t_start, &s.t_copied, &s.t_end})
+        for (hipEvent_t *e : {&s.t_start, &s.t_end})
             GPU_TRY(hipEventCreateWithFlags(e, hipEventDefault));
 
     const Geometry &g = m_.g;
-    s.frame.planes = planes_;
+    s.frame.planes = m_.planes;
     s.frame.bpc = g.bpc;
-    for (int p = 0; p < planes_; p++) {
+    for (int p = 0; p < m_.planes; p++) {
         s.frame.ref[p] = GpuPlane{s.dev + plane_off_[0][p], g.scored_w(p), g.scored_h(p)};
         s.frame.dis[p] = GpuPlane{s.dev + plane_off_[1][p], g.scored_w(p), g.scored_h(p)};
     }
-    if (tuning_.graphs && !tuning_.timing && s.host)
-        return capture_graph(s, err);
     return 0;
 }
 
-// The work after host staging is the same every frame for a slot (fixed
-// pointers), so it is captured once and replayed as a single launch.
-int HipBackend::capture_graph(Slot &s, std::string *err)
+// The kernels of a slot are the same every frame (fixed pointers), so they
+// are captured once and replayed as a single launch.
+int HipBackend::capture_graph(Slot &s, Work work, std::string *err)
 {
     GPU_TRY(hipStreamBeginCapture(s.stream, hipStreamCaptureModeThreadLocal));
-    int ret = enqueue_copy(s, err);
-    if (ret >= 0)
-        ret = enqueue_kernels(s, err);
-    const hipError_t end = hipStreamEndCapture(s.stream, &s.graph);
+    const int ret = enqueue_kernels(s, work, err);
+    const hipError_t end = hipStreamEndCapture(s.stream, &s.graph[work]);
     if (ret < 0)
         return ret;
-    if (end != hipSuccess || hipGraphInstantiate(&s.exec, s.graph, nullptr, nullptr, 0) != hipSuccess) {
+    if (end != hipSuccess ||
+        hipGraphInstantiate(&s.exec[work], s.graph[work], nullptr, nullptr, 0) != hipSuccess) {
         // Graphs are an optimisation: launch stream by stream instead.
         (void)hipGetLastError();
-        if (s.graph)
-            (void)hipGraphDestroy(s.graph);
-        s.graph = nullptr;
-        s.exec = nullptr;
+        if (s.graph[work])
+            (void)hipGraphDestroy(s.graph[work]);
+        s.graph[work] = nullptr;
+        s.exec[work] = nullptr;
         log_.log(VMAFHIP_LOG_DEBUG, "graph capture unavailable: launching kernels per frame\n");
     }
     return 0;
 }
 
-int HipBackend::enqueue_copy(Slot &s, std::string *err)
+int HipBackend::enqueue_kernels(Slot &s, Work work, std::string *err)
 {
-    GPU_TRY(hipMemcpyAsync(s.dev, s.host, frame_bytes_, hipMemcpyHostToDevice, s.stream));
-    return 0;
-}
-
-int HipBackend::enqueue_kernels(Slot &s, std::string *err)
-{
-    GPU_TRY(hipMemsetAsync(s.d_accum, 0, sizeof(FrameAccum), s.stream));
+    GPU_TRY(hipMemsetAsync(s.d_accum, 0, m_.accum_bytes, s.stream));
     if (m_.g.range_checked())
-        sample_max_enqueue(s.stream, s.frame, &s.d_accum->max_sample);
-    if (m_.psnr)
-        psnr_enqueue(s.stream, s.frame, m_.psnr->planes(),
-                     reinterpret_cast<unsigned long long *>(s.d_accum->psnr.sse));
-    if (m_.ssim)
-        ssim_enqueue(s.stream, *m_.ssim, s.frame, s.work, &s.d_accum->ssim);
-    if (m_.adm)
-        adm_enqueue(s.stream, *m_.adm, s.frame, s.work + ssim_bytes_, &s.d_accum->adm);
+        sample_max_enqueue(s.stream, s.frame, reinterpret_cast<unsigned *>(s.d_accum));
+    for (size_t i = 0; i < m_.ext.size(); i++) {
+        const Instance &x = m_.ext[i];
+        if (runs(x, work))
+            x.ext->info().gpu->enqueue(*x.ext, s.stream, s.frame, constants_[i],
+                                       s.work + work_off_[i], s.d_accum + x.accum_offset);
+    }
     GPU_TRY(hipGetLastError());
-    GPU_TRY(hipMemcpyAsync(s.h_accum, s.d_accum, sizeof(FrameAccum), hipMemcpyDeviceToHost,
-                           s.stream));
+    GPU_TRY(hipMemcpyAsync(s.h_accum, s.d_accum, m_.accum_bytes, hipMemcpyDeviceToHost, s.stream));
     return 0;
 }
 
@@ -297,10 +333,9 @@ void HipBackend::stage_on_host(Slot &s, const FrameView &f)
 // its own copy, so the caller may reuse the planes afterwards.
 int HipBackend::copy_direct(Slot &s, const FrameView &f, std::string *err)
 {
-    const Geometry &g = m_.g;
-    const int bps = g.bytes_per_sample();
+    const int bps = m_.g.bytes_per_sample();
     for (int pic = 0; pic < 2; pic++)
-        for (int p = 0; p < planes_; p++) {
+        for (int p = 0; p < m_.planes; p++) {
             const PlaneView &src = pic ? f.dis[p] : f.ref[p];
             const size_t row = static_cast<size_t>(src.w) * bps;
             // A bottom-up plane (negative stride) has no positive pitch: row by row.
@@ -317,11 +352,11 @@ int HipBackend::copy_direct(Slot &s, const FrameView &f, std::string *err)
     return 0;
 }
 
-int HipBackend::submit(const FrameView &f, std::string *err)
+int HipBackend::submit(const FrameView &f, bool scored, std::string *err)
 {
     GPU_TRY(hipSetDevice(dev_.index));
     Slot &s = slots_[head_ % slots_.size()];
-    int ret;
+    const Work work = scored ? ALL : EVERY_FRAME;
     if (s.host) {
         const auto t0 = std::chrono::steady_clock::now();
         stage_on_host(s, f);
@@ -330,31 +365,29 @@ int HipBackend::submit(const FrameView &f, std::string *err)
     }
     if (tuning_.timing)
         GPU_TRY(hipEventRecord(s.t_start, s.stream));
-    if (s.host) {
-        if (s.exec) {
-            GPU_TRY(hipGraphLaunch(s.exec, s.stream));
-            GPU_TRY(hipEventRecord(s.done, s.stream));
-            head_++;
-            return 0;
-        }
-        ret = enqueue_copy(s, err);
+    int ret = 0;
+    if (s.host)
+        GPU_TRY(hipMemcpyAsync(s.dev, s.host, frame_bytes_, hipMemcpyHostToDevice, s.stream));
+    else if ((ret = copy_direct(s, f, err)) < 0)
+        return ret;
+    GPU_TRY(hipEventRecord(s.copied, s.stream));
+    // Earlier reference pictures this frame reads: their copies must be done.
+    for (int k = 0; k < m_.lookbehind && head_ > static_cast<unsigned>(k); k++)
+        GPU_TRY(hipStreamWaitEvent(s.stream, slots_[(head_ - 1 - k) % slots_.size()].copied, 0));
+    if (s.exec[work]) {
+        GPU_TRY(hipGraphLaunch(s.exec[work], s.stream));
     } else {
-        ret = copy_direct(s, f, err);
+        if (tuning_.timing)
+            GPU_TRY(hipEventRecord(s.t_end, s.stream)); // copy done: kernels start
+        if ((ret = enqueue_kernels(s, work, err)) < 0)
+            return ret;
     }
-    if (ret < 0)
-        return ret;
-    if (tuning_.timing)
-        GPU_TRY(hipEventRecord(s.t_copied, s.stream));
-    if ((ret = enqueue_kernels(s, err)) < 0)
-        return ret;
-    if (tuning_.timing)
-        GPU_TRY(hipEventRecord(s.t_end, s.stream));
     GPU_TRY(hipEventRecord(s.done, s.stream));
     head_++;
     return 0;
 }
 
-int HipBackend::collect(bool wait, FrameAccum *out, std::string *err)
+int HipBackend::collect(bool wait, uint8_t *accum, std::string *err)
 {
     GPU_TRY(hipSetDevice(dev_.index));
     Slot &s = slots_[tail_ % slots_.size()];
@@ -365,15 +398,15 @@ int HipBackend::collect(bool wait, FrameAccum *out, std::string *err)
         GPU_TRY(q);
     }
     GPU_TRY(hipEventSynchronize(s.done));
-    *out = *s.h_accum;
+    std::memcpy(accum, s.h_accum, m_.accum_bytes);
     if (tuning_.timing) {
-        float copy_ms = 0, kernel_ms = 0;
-        GPU_TRY(hipEventElapsedTime(&copy_ms, s.t_start, s.t_copied));
-        GPU_TRY(hipEventElapsedTime(&kernel_ms, s.t_copied, s.t_end));
+        float copy_ms = 0, total_ms = 0;
+        GPU_TRY(hipEventElapsedTime(&copy_ms, s.t_start, s.t_end));
+        GPU_TRY(hipEventElapsedTime(&total_ms, s.t_start, s.done));
         stats_.frames++;
         stats_.host_copy_ms += s.host_copy_ms;
         stats_.h2d_ms += copy_ms;
-        stats_.kernel_ms += kernel_ms;
+        stats_.kernel_ms += total_ms - copy_ms;
         stats_.h2d_bytes += frame_bytes_;
     }
     tail_++;

@@ -1,11 +1,13 @@
-// Context lifetime, frame submission and the shared finishing of scores.
+// Context lifetime, frame submission, and the completion of frames in order:
+// a frame's accumulators are collected from the backend and finished, and
+// its scores are complete once the later frames its temporal features read
+// are finished too (or the stream has ended).
 #include "core/context.h"
 
 #include <cerrno>
 #include <cstring>
 #include <new>
 
-#include "core/metrics.h"
 #include "core/options.h"
 
 namespace vmafhip {
@@ -13,18 +15,6 @@ namespace vmafhip {
 namespace {
 
 thread_local std::string open_error;
-
-int create_metrics(VmafHipContext *c, std::string *msg)
-{
-    const int ret = metrics_create(c->settings, &c->metrics, &c->names, &c->aggregate_names, msg);
-    if (ret < 0)
-        return ret;
-    for (const auto &n : c->names)
-        c->name_ptrs.push_back(n.c_str());
-    for (const auto &n : c->aggregate_names)
-        c->aggregate_name_ptrs.push_back(n.c_str());
-    return 0;
-}
 
 int create_backend(VmafHipContext *c, std::string *msg)
 {
@@ -43,6 +33,23 @@ int create_backend(VmafHipContext *c, std::string *msg)
     msg->clear();
     c->backend = make_cpu_backend(c->metrics, s.threads, s.queue_depth);
     return 0;
+}
+
+int open_context(VmafHipContext *c, std::string *msg)
+{
+    int ret = metrics_create(c->settings, c->log, &c->metrics, msg);
+    if (ret < 0)
+        return ret;
+    // The caller's strings need only live until open returns.
+    c->settings.features = nullptr;
+    c->settings.models = nullptr;
+    for (const auto &n : c->metrics.names)
+        c->name_ptrs.push_back(n.c_str());
+    for (const auto &n : c->metrics.aggregate_names)
+        c->aggregate_name_ptrs.push_back(n.c_str());
+    c->rows.set_width(c->metrics.names.size());
+    c->accum.resize(c->metrics.accum_bytes);
+    return create_backend(c, msg);
 }
 
 // Plane p must be readable: not NULL, rows of at least the stored width.
@@ -73,19 +80,46 @@ int check_plane(const Geometry &g, const VmafHipPicture *pic, const char *which,
     return 0;
 }
 
-void finish_frame(VmafHipContext *c, unsigned index, const FrameAccum &a)
+// The oldest frame in flight: its accumulators, range check and finish.
+int collect_one(VmafHipContext *c, bool wait)
 {
-    Metrics &m = c->metrics;
-    if (m.g.range_checked() && a.max_sample > m.g.max_sample()) {
-        c->status[index] = -ERANGE;
-        context_fail(c, -ERANGE,
-                     strprintf("frame %u: sample value %u is above the %d-bit maximum %u: "
-                               "this frame is not scored",
-                               index, a.max_sample, m.g.bpc, m.g.max_sample()));
-        return;
+    std::string err;
+    const int ret = c->backend->collect(wait, c->accum.data(), &err);
+    if (ret == -EAGAIN)
+        return ret;
+    if (ret < 0) {
+        c->fatal = ret;
+        return context_fail(c, ret, err);
     }
-    metrics_finish(m, a, c->values.data() + index * c->names.size());
-    c->status[index] = 0;
+    const unsigned i = c->collected++;
+    c->last_finish = std::chrono::steady_clock::now();
+    Metrics &m = c->metrics;
+    FrameHeader h;
+    std::memcpy(&h, c->accum.data(), sizeof h);
+    if (m.g.range_checked() && h.max_sample > m.g.max_sample()) {
+        const std::string msg = strprintf("frame %u: sample value %u is above the %d-bit maximum %u",
+                                          i, h.max_sample, m.g.bpc, m.g.max_sample());
+        c->status[i] = -ERANGE;
+        if (!m.temporal())
+            return context_fail(c, 0, msg + ": this frame is not scored");
+        // Motion compares neighbouring frames: their scores would depend on it.
+        c->fatal = -ERANGE;
+        return context_fail(c, -ERANGE, msg + ": the scores of the frames next to it depend on "
+                                              "it (motion), so the stream cannot be scored");
+    }
+    metrics_finish(m, i, c->accum.data(), c->rows.row(i));
+    c->status[i] = FRAME_PENDING;
+    return 0;
+}
+
+// Frame `completed` gets its late features and model scores.
+void complete_one(VmafHipContext *c)
+{
+    const unsigned i = c->completed++;
+    if (c->status[i] != FRAME_PENDING)
+        return; // an error stays
+    metrics_complete(c->metrics, i, c->flushed ? c->submitted() : 0, c->rows.row(i));
+    c->status[i] = c->metrics.scored(i) ? FRAME_DONE : FRAME_SKIPPED;
 }
 
 } // namespace
@@ -97,36 +131,34 @@ int context_fail(VmafHipContext *c, int ret, const std::string &msg)
     return ret;
 }
 
-int context_finish_until(VmafHipContext *c, unsigned index, bool wait)
+int context_complete_until(VmafHipContext *c, unsigned count, bool wait)
 {
-    while (c->finished <= index && c->finished < c->submitted()) {
+    const unsigned lookahead = static_cast<unsigned>(c->metrics.lookahead);
+    while (c->completed < count) {
         if (c->fatal)
             return c->fatal;
-        FrameAccum a;
-        std::string err;
-        const int ret = c->backend->collect(wait, &a, &err);
-        if (ret == -EAGAIN)
-            return ret;
-        if (ret < 0) {
-            c->fatal = ret;
-            return context_fail(c, ret, err);
+        const unsigned i = c->completed;
+        if (i < c->collected && (c->flushed || c->collected > i + lookahead)) {
+            complete_one(c);
+            continue;
         }
-        finish_frame(c, c->finished, a);
-        c->finished++;
-        c->last_finish = std::chrono::steady_clock::now();
+        if (c->collected == c->submitted())
+            return -EAGAIN; // needs frames that were not submitted yet
+        const int ret = collect_one(c, wait);
+        if (ret < 0)
+            return ret;
     }
     return 0;
 }
 
 int context_pool(const VmafHipContext *c, int feature, VmafHipPooled *out)
 {
-    const size_t n_names = c->names.size();
     double sum = 0, inv_sum = 0, lo = 0, hi = 0;
     unsigned n = 0;
-    for (unsigned i = 0; i < c->finished; i++) {
-        if (c->status[i])
+    for (unsigned i = 0; i < c->completed; i++) {
+        if (c->status[i] != FRAME_DONE)
             continue;
-        const double v = c->values[i * n_names + feature];
+        const double v = c->frame_values(i)[feature];
         lo = n ? (v < lo ? v : lo) : v;
         hi = n ? (v > hi ? v : hi) : v;
         sum += v;
@@ -179,8 +211,7 @@ extern "C" int vmafhip_open(VmafHipContext **ctx, const VmafHipSettings *s)
     try {
         c->settings = *s;
         c->log = Logger(s->log_callback, s->log_cookie, settings_log_level(*s));
-        if ((ret = create_metrics(c, &msg)) >= 0)
-            ret = create_backend(c, &msg);
+        ret = open_context(c, &msg);
     } catch (const std::bad_alloc &) {
         ret = -ENOMEM;
         msg = "out of host memory while creating the context";
@@ -212,10 +243,13 @@ extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
         return -EINVAL;
     if (c->fatal)
         return c->fatal;
+    if (c->flushed)
+        return context_fail(c, -EINVAL, "submit after flush: the stream has ended; open a new "
+                                         "context for another stream");
     if (!dis || !ref)
         return context_fail(c, -EINVAL, "submit: picture is NULL");
     const Geometry &g = c->metrics.g;
-    const int planes = c->metrics.chroma_planes_read();
+    const int planes = c->metrics.planes;
     std::string msg;
     int ret;
     for (int p = 0; p < planes; p++)
@@ -226,10 +260,11 @@ extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
         return context_fail(c, -ERANGE, "more than 2^31 - 1 frames submitted");
     try {
         // Make room: at most depth() frames in flight.
-        if (c->submitted() - c->finished >= static_cast<unsigned>(c->backend->depth()) &&
-            (ret = context_finish_until(c, c->finished, true)) < 0)
-            return ret;
+        while (c->submitted() - c->collected >= static_cast<unsigned>(c->backend->depth()))
+            if ((ret = collect_one(c, true)) < 0)
+                return ret;
         FrameView f;
+        f.index = c->submitted();
         for (int p = 0; p < planes; p++) {
             const PlaneView base{nullptr, 0, g.scored_w(p), g.scored_h(p)};
             f.dis[p] = base;
@@ -241,12 +276,10 @@ extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
         }
         if (!c->submitted())
             c->first_submit = std::chrono::steady_clock::now();
-        c->values.resize(c->values.size() + c->names.size());
-        c->status.push_back(1);
-        c->aggregates_ready = false;
-        if ((ret = c->backend->submit(f, &msg)) < 0) {
+        c->rows.add();
+        c->status.push_back(FRAME_IN_FLIGHT);
+        if ((ret = c->backend->submit(f, c->metrics.scored(f.index), &msg)) < 0) {
             c->status.back() = ret;
-            c->finished = c->submitted();
             c->fatal = ret;
             return context_fail(c, ret, msg);
         }
@@ -262,7 +295,7 @@ extern "C" int vmafhip_feature_names(VmafHipContext *c, const char *const **name
     if (!c || !names)
         return -EINVAL;
     *names = c->name_ptrs.data();
-    return static_cast<int>(c->names.size());
+    return static_cast<int>(c->name_ptrs.size());
 }
 
 extern "C" int vmafhip_frame_scores(VmafHipContext *c, unsigned index, int wait,
@@ -270,29 +303,34 @@ extern "C" int vmafhip_frame_scores(VmafHipContext *c, unsigned index, int wait,
 {
     if (!c || !values)
         return -EINVAL;
+    *values = nullptr;
     if (index >= c->submitted())
         return context_fail(c, -EINVAL, strprintf("no frame %u: %u frames were submitted", index,
                                                   c->submitted()));
-    const int ret = context_finish_until(c, index, wait != 0);
+    const int ret = context_complete_until(c, index + 1, wait != 0);
     if (ret < 0)
         return ret;
-    *values = c->frame_values(index);
-    return c->status[index];
+    const int st = c->status[index];
+    if (st == FRAME_DONE)
+        *values = c->frame_values(index);
+    return st;
 }
 
 extern "C" int vmafhip_flush(VmafHipContext *c)
 {
     if (!c)
         return -EINVAL;
-    if (c->submitted()) {
-        const int ret = context_finish_until(c, c->submitted() - 1, true);
+    if (!c->flushed) {
+        c->flushed = true;
+        const int ret = context_complete_until(c, c->submitted(), true);
         if (ret < 0)
             return ret;
+        c->aggregate_values.assign(c->metrics.aggregate_names.size(), 0.0);
+        metrics_aggregate(c->metrics, c->aggregate_values.data());
+        c->aggregates_ready = true;
     }
-    c->aggregate_values.assign(c->aggregate_names.size(), 0.0);
-    if (c->metrics.psnr && !c->aggregate_names.empty())
-        c->metrics.psnr->aggregate(c->aggregate_values.data());
-    c->aggregates_ready = true;
+    if (c->fatal)
+        return c->fatal;
     for (int s : c->status)
         if (s < 0)
             return s;
@@ -308,22 +346,38 @@ extern "C" int vmafhip_aggregate_scores(VmafHipContext *c, const char *const **n
         return context_fail(c, -EAGAIN, "aggregates exist after vmafhip_flush() only");
     *names = c->aggregate_name_ptrs.data();
     *values = c->aggregate_values.data();
-    return static_cast<int>(c->aggregate_names.size());
+    return static_cast<int>(c->aggregate_name_ptrs.size());
 }
 
 extern "C" int vmafhip_pooled(VmafHipContext *c, int feature, VmafHipPooled *out)
 {
     if (!c || !out)
         return -EINVAL;
-    if (feature < 0 || feature >= static_cast<int>(c->names.size()))
+    if (feature < 0 || feature >= static_cast<int>(c->name_ptrs.size()))
         return context_fail(c, -EINVAL, strprintf("feature index %d is not valid: there are %zu",
-                                                  feature, c->names.size()));
-    if (c->submitted()) {
-        const int ret = context_finish_until(c, c->submitted() - 1, true);
-        if (ret < 0)
-            return ret;
-    }
+                                                  feature, c->name_ptrs.size()));
+    // Frames that wait for frames not submitted yet are not pooled.
+    const int ret = context_complete_until(c, c->submitted(), true);
+    if (ret < 0 && ret != -EAGAIN)
+        return ret;
     return context_pool(c, feature, out);
+}
+
+extern "C" int vmafhip_model_count(VmafHipContext *c)
+{
+    return c ? static_cast<int>(c->metrics.models.size()) : 0;
+}
+
+extern "C" int vmafhip_model_info(VmafHipContext *c, int index, const char **source, int *feature)
+{
+    if (!c || index < 0 || index >= vmafhip_model_count(c))
+        return -EINVAL;
+    const ModelSlot &s = c->metrics.models[static_cast<size_t>(index)];
+    if (source)
+        *source = s.source.c_str();
+    if (feature)
+        *feature = static_cast<int>(s.outputs) + s.model->main_output();
+    return 0;
 }
 
 extern "C" unsigned vmafhip_frame_count(VmafHipContext *c)

@@ -7,25 +7,39 @@
 #include <string>
 #include <vector>
 
-#include "core/backend.h"
 #include "base/log.h"
+#include "core/backend.h"
+#include "core/frame_rows.h"
+#include "core/metrics.h"
 #include "vmafhip.h"
+
+namespace vmafhip {
+
+/// Per-frame state besides errors (negative errno values).
+enum FrameState {
+    FRAME_DONE = 0,     ///< scores complete
+    FRAME_SKIPPED = 1,  ///< complete, left out by n_subsample (VMAFHIP_FRAME_SKIPPED)
+    FRAME_IN_FLIGHT,    ///< submitted, accumulators not collected yet
+    FRAME_PENDING,      ///< finished, waiting for later frames (motion2, models)
+};
+
+} // namespace vmafhip
 
 struct VmafHipContext {
     vmafhip::Logger log;
-    VmafHipSettings settings{};
+    VmafHipSettings settings{};  ///< as given, without the caller's string pointers
     vmafhip::Metrics metrics;
     std::unique_ptr<vmafhip::Backend> backend;
 
-    std::vector<std::string> names;    ///< per-frame feature names, output order
-    std::vector<const char *> name_ptrs;
-    std::vector<double> values;        ///< frames x names, row-major
-    std::vector<int> status;           ///< per frame: 1 in flight, 0 scored, < 0 error
-    unsigned finished = 0;             ///< frames [0, finished) are no longer in flight
-    int fatal = 0;                     ///< sticky backend failure
+    std::vector<const char *> name_ptrs, aggregate_name_ptrs;
+    vmafhip::FrameRows rows;        ///< per-frame values, metrics.names order
+    std::vector<int> status;        ///< per frame: a FrameState or a negative errno
+    std::vector<uint8_t> accum;     ///< one frame's accumulator block, scratch
+    unsigned collected = 0;         ///< frames [0, collected) are no longer in flight
+    unsigned completed = 0;         ///< frames [0, completed) have their final state
+    bool flushed = false;           ///< the stream has ended: no more submits
+    int fatal = 0;                  ///< sticky failure
 
-    std::vector<std::string> aggregate_names;
-    std::vector<const char *> aggregate_name_ptrs;
     std::vector<double> aggregate_values;
     bool aggregates_ready = false;
 
@@ -35,7 +49,8 @@ struct VmafHipContext {
     std::chrono::steady_clock::time_point first_submit, last_finish;
 
     unsigned submitted() const { return static_cast<unsigned>(status.size()); }
-    const double *frame_values(unsigned i) const { return values.data() + i * names.size(); }
+    const std::vector<std::string> &names() const { return metrics.names; }
+    const double *frame_values(unsigned i) const { return rows.row(i); }
 };
 
 namespace vmafhip {
@@ -43,12 +58,13 @@ namespace vmafhip {
 /// Log an error, keep it as the context's last error, return ret.
 int context_fail(VmafHipContext *c, int ret, const std::string &msg);
 
-/// Collect and finish frames until frame `index` is no longer in flight.
-/// @return 0, -EAGAIN (wait == false and still in flight) or the fatal error.
-int context_finish_until(VmafHipContext *c, unsigned index, bool wait);
+/// Collect and complete frames until frames [0, count) are complete.
+/// @return 0; -EAGAIN when a frame is still in flight (wait == false) or
+///         needs frames that were not submitted; or the fatal error.
+int context_complete_until(VmafHipContext *c, unsigned count, bool wait);
 
-/// Pool feature `feature` over the scored frames (libvmaf's formulas).
-/// @return 0 or -EAGAIN when no frame has scores.
+/// Pool feature `feature` over the complete, scored frames (libvmaf's
+/// formulas). @return 0 or -EAGAIN when no frame has scores.
 int context_pool(const VmafHipContext *c, int feature, VmafHipPooled *out);
 
 } // namespace vmafhip

@@ -1,15 +1,27 @@
-// The metrics of a context: settings validation, creation of the enabled
-// extractors in libvmaf's output order, and the finish of a frame's scores.
+// The metrics of a context: settings validation, libvmaf's registration of
+// extractors (models first, then features, duplicates dropped), columns, the
+// accumulator layout, and the finish of a frame's scores.
 #include "core/metrics.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <limits>
 
-#include "base/log.h"
 #include "core/options.h"
+#include "core/specs.h"
+#include "extractors/options.h"
 
 namespace vmafhip {
 
 namespace {
+
+constexpr size_t kAccumAlign = 16;
+
+size_t align_accum(size_t v)
+{
+    return (v + kAccumAlign - 1) / kAccumAlign * kAccumAlign;
+}
 
 int check_settings(const VmafHipSettings &s, std::string *msg)
 {
@@ -37,9 +49,9 @@ int check_settings(const VmafHipSettings &s, std::string *msg)
                          chroma);
         return -EINVAL;
     }
-    if (!s.features || (s.features & ~static_cast<unsigned>(VMAFHIP_FEATURE_ALL))) {
-        *msg = strprintf("feature mask 0x%x is not valid: use psnr, float_ssim and/or adm",
-                         s.features);
+    if (s.n_subsample < 1) {
+        *msg = strprintf("n_subsample %d is not valid: it must be 1 (every frame) or more",
+                         s.n_subsample);
         return -EINVAL;
     }
     const int backend = stored_enum(s.backend);
@@ -65,63 +77,232 @@ int check_settings(const VmafHipSettings &s, std::string *msg)
                          s.queue_depth);
         return -EINVAL;
     }
-    return check_options(s, msg);
+    return 0;
 }
 
-} // namespace
-
-int metrics_create(const VmafHipSettings &s, Metrics *mp, std::vector<std::string> *names,
-                   std::vector<std::string> *aggregate_names, std::string *msg)
+std::string bit_depth_list(unsigned mask)
 {
-    int ret;
-    if ((ret = check_settings(s, msg)) < 0)
+    std::string out;
+    for (int b = 8; b <= 16; b++)
+        if (mask & bit_depth(b))
+            out += strprintf("%s%d", out.empty() ? "" : ", ", b);
+    return out;
+}
+
+/// Add extractor `info` with `options` unless an instance with the same
+/// output names exists (libvmaf drops such a registration silently; we say
+/// so when it asked for other options). @return its index, or a negative errno.
+int add_instance(Metrics *m, const ExtractorInfo &info, const OptionValues &options,
+                 const std::string &origin, const Logger &log, std::string *msg)
+{
+    const std::string suffix = option_suffix(info, options);
+    for (size_t i = 0; i < m->ext.size(); i++) {
+        const Instance &x = m->ext[i];
+        if (&x.ext->info() != &info || x.suffix != suffix)
+            continue;
+        if (x.options != options)
+            log.log(VMAFHIP_LOG_WARNING,
+                    "%s: %s with the same output names already runs (for %s), so this one is "
+                    "dropped and its other options are ignored, as libvmaf does; give it an "
+                    "option that renames its outputs to run both\n",
+                    origin.c_str(), info.name, x.origin.c_str());
+        return static_cast<int>(i);
+    }
+    ExtractorConfig c;
+    c.g = m->g;
+    c.options = options;
+    c.suffix = suffix;
+    int ret = -EINVAL;
+    std::unique_ptr<Extractor> e = info.create(c, &ret, msg);
+    if (!e)
         return ret;
-    Metrics &m = *mp;
-    m.g.w = s.width;
-    m.g.h = s.height;
-    m.g.bpc = s.bitdepth;
-    m.g.chroma = s.chroma;
-    m.features = s.features;
-    if (s.features & VMAFHIP_FEATURE_ADM) {
-        if ((ret = Adm::check(s.adm, m.g, msg)) < 0)
+    if (!(info.bit_depths & bit_depth(m->g.bpc))) {
+        *msg = strprintf("%s: bit depth %d is not supported: accepted are %s", info.name, m->g.bpc,
+                         bit_depth_list(info.bit_depths).c_str());
+        return -ENOTSUP;
+    }
+    Instance x;
+    x.ext = std::move(e);
+    x.options = options;
+    x.suffix = suffix;
+    x.origin = origin;
+    m->ext.push_back(std::move(x));
+    return static_cast<int>(m->ext.size() - 1);
+}
+
+std::string extractor_of(const std::string &libvmaf_name)
+{
+    const ExtractorInfo *e = find_provider(libvmaf_name);
+    return e ? e->name : "";
+}
+
+/// Load one model and register the extractors its features need.
+/// *instances gets, per model feature, the index of its instance.
+int add_model(Metrics *m, const ModelSpec &spec, const Logger &log, std::vector<int> *instances,
+              std::string *msg)
+{
+    ModelSlot slot;
+    slot.source = spec.version.empty() ? spec.path : spec.version;
+    int ret = Model::load(spec, extractor_of, &slot.model, msg);
+    if (ret < 0)
+        return ret;
+    const std::string origin = "model " + slot.source;
+    for (const ModelFeature &f : slot.model->features()) {
+        const ExtractorInfo &info = *find_provider(f.libvmaf_name); // load() checked it
+        OptionValues options = default_options(info);
+        for (const auto &kv : f.options) {
+            std::string why;
+            if ((ret = set_option(info, &options, kv.first, kv.second, &why)) < 0) {
+                *msg = strprintf("%s, feature %s: %s", origin.c_str(), f.libvmaf_name.c_str(),
+                                 why.c_str());
+                return ret;
+            }
+        }
+        if ((ret = add_instance(m, info, options, origin, log, msg)) < 0)
             return ret;
-        m.adm = std::make_unique<Adm>(s.adm, m.g, feature_name_suffix(s, "adm"));
+        instances->push_back(ret);
     }
-    if (s.features & VMAFHIP_FEATURE_PSNR) {
-        if ((ret = Psnr::check(s.psnr, m.g, msg)) < 0)
-            return ret;
-        m.psnr = std::make_unique<Psnr>(s.psnr, m.g);
+    m->models.push_back(std::move(slot));
+    return 0;
+}
+
+/// Columns, accumulator layout and the frame-level properties.
+void lay_out(Metrics *m)
+{
+    m->accum_bytes = align_accum(sizeof(FrameHeader));
+    for (Instance &x : m->ext) {
+        x.accum_offset = m->accum_bytes;
+        m->accum_bytes += align_accum(x.ext->accum_bytes());
+        m->planes = std::max(m->planes, x.ext->planes());
+        m->lookbehind = std::max(m->lookbehind, x.ext->lookbehind());
+        m->lookahead = std::max(m->lookahead, x.ext->lookahead());
     }
-    if (s.features & VMAFHIP_FEATURE_FLOAT_SSIM) {
-        if ((ret = Ssim::check(s.ssim, m.g, msg)) < 0)
-            return ret;
-        m.ssim = std::make_unique<Ssim>(s.ssim, m.g);
+    // libvmaf's log order: what extractors write per frame, then what they
+    // write at the end of the stream (motion2, motion3), then the models.
+    for (Instance &x : m->ext) {
+        x.names = m->names.size();
+        x.ext->names(&m->names);
+        x.n_names = m->names.size() - x.names;
     }
-    // libvmaf's output order: adm, then psnr, then float_ssim.
-    if (m.adm) {
-        m.adm_offset = names->size();
-        m.adm->names(names);
+    for (Instance &x : m->ext) {
+        x.late = m->names.size();
+        x.ext->late_names(&m->names);
+        x.n_late = m->names.size() - x.late;
     }
-    if (m.psnr) {
-        m.psnr_offset = names->size();
-        m.psnr->names(names);
-        m.psnr->aggregate_names(aggregate_names);
+    for (ModelSlot &s : m->models) {
+        s.outputs = m->names.size();
+        for (const std::string &n : s.model->output_names())
+            m->names.push_back(n);
     }
-    if (m.ssim) {
-        m.ssim_offset = names->size();
-        m.ssim->names(names);
+    for (Instance &x : m->ext) {
+        x.aggregates = m->aggregate_names.size();
+        x.ext->aggregate_names(&m->aggregate_names);
+        x.n_aggregates = m->aggregate_names.size() - x.aggregates;
+    }
+}
+
+/// The column of each model input. @return 0 or -EINVAL.
+int connect_models(Metrics *m, const std::vector<std::vector<int>> &instances, std::string *msg)
+{
+    for (size_t k = 0; k < m->models.size(); k++) {
+        ModelSlot &s = m->models[k];
+        const auto &features = s.model->features();
+        for (size_t j = 0; j < features.size(); j++) {
+            const Instance &x = m->ext[static_cast<size_t>(instances[k][j])];
+            const std::string name =
+                provided_output_name(x.ext->info(), features[j].libvmaf_name, x.suffix);
+            const auto it = std::find(m->names.begin(), m->names.end(), name);
+            if (it == m->names.end()) {
+                *msg = strprintf("model %s reads %s, which %s writes only with other options "
+                                 "(e.g. debug=true)",
+                                 s.source.c_str(), features[j].libvmaf_name.c_str(),
+                                 x.ext->info().name);
+                return -EINVAL;
+            }
+            s.inputs.push_back(static_cast<size_t>(it - m->names.begin()));
+        }
     }
     return 0;
 }
 
-void metrics_finish(const Metrics &m, const FrameAccum &a, double *out)
+int check_unique_names(const Metrics &m, std::string *msg)
 {
-    if (m.adm)
-        m.adm->finish(a.adm, out + m.adm_offset);
-    if (m.psnr)
-        m.psnr->finish(a.psnr, out + m.psnr_offset);
-    if (m.ssim)
-        m.ssim->finish(a.ssim, out + m.ssim_offset);
+    for (size_t i = 0; i < m.names.size(); i++)
+        for (size_t j = i + 1; j < m.names.size(); j++)
+            if (m.names[i] == m.names[j]) {
+                *msg = strprintf("two scores are named '%s': give each model its own name "
+                                 "(name=...) that no feature uses",
+                                 m.names[i].c_str());
+                return -EINVAL;
+            }
+    return 0;
+}
+
+} // namespace
+
+int metrics_create(const VmafHipSettings &s, const Logger &log, Metrics *m, std::string *msg)
+{
+    int ret;
+    if ((ret = check_settings(s, msg)) < 0)
+        return ret;
+    m->g.w = s.width;
+    m->g.h = s.height;
+    m->g.bpc = s.bitdepth;
+    m->g.chroma = s.chroma;
+    m->n_subsample = static_cast<unsigned>(s.n_subsample);
+
+    std::vector<ModelSpec> specs;
+    std::vector<FeatureRequest> requests;
+    if ((ret = parse_models(s.models, &specs, msg)) < 0 ||
+        (ret = parse_features(s.features, &requests, msg)) < 0)
+        return ret;
+    if (specs.empty() && requests.empty()) {
+        *msg = "nothing to compute: the settings name no model and no feature";
+        return -EINVAL;
+    }
+    std::vector<std::vector<int>> instances(specs.size());
+    for (size_t k = 0; k < specs.size(); k++)
+        if ((ret = add_model(m, specs[k], log, &instances[k], msg)) < 0)
+            return ret;
+    for (const FeatureRequest &r : requests)
+        if ((ret = add_instance(m, *r.info, r.options, "feature '" + r.text + "'", log, msg)) < 0)
+            return ret;
+    lay_out(m);
+    if ((ret = check_unique_names(*m, msg)) < 0)
+        return ret;
+    return connect_models(m, instances, msg);
+}
+
+void metrics_finish(Metrics &m, unsigned index, const uint8_t *accum, double *row)
+{
+    for (Instance &x : m.ext) {
+        if (m.runs(x, index))
+            x.ext->finish(index, accum + x.accum_offset, row + x.names);
+        else
+            std::fill_n(row + x.names, x.n_names, std::numeric_limits<double>::quiet_NaN());
+    }
+}
+
+void metrics_complete(Metrics &m, unsigned index, unsigned frames, double *row)
+{
+    for (Instance &x : m.ext)
+        if (x.n_late)
+            x.ext->finish_late(index, frames, row + x.late);
+    if (!m.scored(index))
+        return;
+    for (const ModelSlot &s : m.models) {
+        m.model_inputs.clear();
+        for (size_t c : s.inputs)
+            m.model_inputs.push_back(row[c]);
+        s.model->predict(m.model_inputs.data(), row + s.outputs);
+    }
+}
+
+void metrics_aggregate(const Metrics &m, double *out)
+{
+    for (const Instance &x : m.ext)
+        if (x.n_aggregates)
+            x.ext->aggregate(out + x.aggregates);
 }
 
 } // namespace vmafhip

@@ -35,6 +35,7 @@ Writer writer_for(VmafHipLogFormat fmt)
     case VMAFHIP_LOG_FMT_JSON: return write_json;
     case VMAFHIP_LOG_FMT_CSV: return write_csv;
     case VMAFHIP_LOG_FMT_XML: return write_xml;
+    case VMAFHIP_LOG_FMT_SUB: return write_sub;
     }
     return nullptr;
 }
@@ -61,13 +62,13 @@ std::string text_number(double v, unsigned flags)
 
 bool log_has_frame(const VmafHipContext &c, unsigned i)
 {
-    return i < c.finished && c.status[i] == 0;
+    return i < c.completed && c.status[i] == FRAME_DONE;
 }
 
 double log_fps(const VmafHipContext &c)
 {
     const double seconds = std::chrono::duration<double>(c.last_finish - c.first_submit).count();
-    return c.finished && seconds > 0 ? c.finished / seconds : 0;
+    return c.collected && seconds > 0 ? c.collected / seconds : 0;
 }
 
 } // namespace vmafhip
@@ -83,9 +84,10 @@ extern "C" int vmafhip_write_log(VmafHipContext *c, const char *path, enum VmafH
     if (!writer)
         return context_fail(c, -EINVAL,
                             strprintf("log format %d is not valid: accepted are json (%d), "
-                                      "csv (%d) and xml (%d)",
+                                      "csv (%d), xml (%d) and sub (%d)",
                                       static_cast<int>(fmt), VMAFHIP_LOG_FMT_JSON,
-                                      VMAFHIP_LOG_FMT_CSV, VMAFHIP_LOG_FMT_XML));
+                                      VMAFHIP_LOG_FMT_CSV, VMAFHIP_LOG_FMT_XML,
+                                      VMAFHIP_LOG_FMT_SUB));
     if (flags & ~VMAFHIP_LOG_FULL_PRECISION)
         return context_fail(c, -EINVAL,
                             strprintf("log flags 0x%x are not valid: accepted are 0 and "

@@ -1,5 +1,5 @@
-// Log writers behind vmafhip_write_log(): libvmaf's JSON, CSV and XML
-// layouts (libvmaf output.c), one writer per format, each printing a
+// Log writers behind vmafhip_write_log(): libvmaf's JSON, CSV, XML and
+// subtitle layouts (libvmaf output.c), one writer per format, each printing a
 // flushed context to an open stream.
 #pragma once
 
@@ -19,9 +19,10 @@ std::string json_number(double v, unsigned flags);
 /// VMAFHIP_LOG_FULL_PRECISION); non-finite values as "nan", "inf", "-inf".
 std::string text_number(double v, unsigned flags);
 
-/// Whether frame i is in the log: scored without error. Frames whose status
-/// is an error (e.g. -ERANGE) have no scores; they are left out, as libvmaf
-/// leaves out frames with no score written, and the others keep their index.
+/// Whether frame i is in the log: complete and scored without error. Frames
+/// that n_subsample skips are left out as libvmaf leaves them out; frames
+/// whose status is an error (e.g. -ERANGE) have no scores and are left out
+/// too; the others keep their index.
 bool log_has_frame(const VmafHipContext &c, unsigned i);
 
 /// Scoring rate for the "fps" field: the context does not time the run yet,
@@ -31,5 +32,6 @@ double log_fps(const VmafHipContext &c);
 void write_json(const VmafHipContext &c, unsigned flags, FILE *f);
 void write_csv(const VmafHipContext &c, unsigned flags, FILE *f);
 void write_xml(const VmafHipContext &c, unsigned flags, FILE *f);
+void write_sub(const VmafHipContext &c, unsigned flags, FILE *f);
 
 } // namespace vmafhip

@@ -8,7 +8,7 @@ namespace vmafhip {
 void write_csv(const VmafHipContext &c, unsigned flags, FILE *f)
 {
     std::fprintf(f, "Frame,");
-    for (const auto &name : c.names)
+    for (const auto &name : c.names())
         std::fprintf(f, "%s,", name.c_str());
     std::fprintf(f, "\n");
     for (unsigned i = 0; i < c.submitted(); i++) {
@@ -16,7 +16,7 @@ void write_csv(const VmafHipContext &c, unsigned flags, FILE *f)
             continue;
         std::fprintf(f, "%u,", i);
         const double *v = c.frame_values(i);
-        for (size_t j = 0; j < c.names.size(); j++)
+        for (size_t j = 0; j < c.names().size(); j++)
             std::fprintf(f, "%s,", text_number(v[j], flags).c_str());
         std::fprintf(f, "\n");
     }

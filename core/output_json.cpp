@@ -24,9 +24,9 @@ void write_json(const VmafHipContext &c, unsigned flags, FILE *f)
         std::fprintf(f, "      \"frameNum\": %u,\n", i);
         std::fprintf(f, "      \"metrics\": {\n");
         const double *v = c.frame_values(i);
-        for (size_t j = 0; j < c.names.size(); j++)
-            std::fprintf(f, "        \"%s\": %s%s\n", c.names[j].c_str(),
-                         json_number(v[j], flags).c_str(), j + 1 < c.names.size() ? "," : "");
+        for (size_t j = 0; j < c.names().size(); j++)
+            std::fprintf(f, "        \"%s\": %s%s\n", c.names()[j].c_str(),
+                         json_number(v[j], flags).c_str(), j + 1 < c.names().size() ? "," : "");
         std::fprintf(f, "      }\n");
         std::fprintf(f, "    }");
     }
@@ -34,8 +34,8 @@ void write_json(const VmafHipContext &c, unsigned flags, FILE *f)
 
     // A feature with no scored frame gets an empty object, as in libvmaf.
     std::fprintf(f, "  \"pooled_metrics\": {");
-    for (size_t j = 0; j < c.names.size(); j++) {
-        std::fprintf(f, "%s    \"%s\": {", j ? ",\n" : "\n", c.names[j].c_str());
+    for (size_t j = 0; j < c.names().size(); j++) {
+        std::fprintf(f, "%s    \"%s\": {", j ? ",\n" : "\n", c.names()[j].c_str());
         VmafHipPooled p;
         if (!context_pool(&c, static_cast<int>(j), &p))
             std::fprintf(f,
@@ -49,8 +49,8 @@ void write_json(const VmafHipContext &c, unsigned flags, FILE *f)
     std::fprintf(f, "\n  },\n");
 
     std::fprintf(f, "  \"aggregate_metrics\": {");
-    for (size_t j = 0; j < c.aggregate_names.size(); j++)
-        std::fprintf(f, "%s    \"%s\": %s", j ? ",\n" : "\n", c.aggregate_names[j].c_str(),
+    for (size_t j = 0; j < c.aggregate_name_ptrs.size(); j++)
+        std::fprintf(f, "%s    \"%s\": %s", j ? ",\n" : "\n", c.aggregate_name_ptrs[j],
                      json_number(c.aggregate_values[j], flags).c_str());
     std::fprintf(f, "\n  }\n");
     std::fprintf(f, "}\n");

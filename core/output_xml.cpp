@@ -18,15 +18,15 @@ void write_xml(const VmafHipContext &c, unsigned flags, FILE *f)
             continue;
         std::fprintf(f, "    <frame frameNum=\"%u\" ", i);
         const double *v = c.frame_values(i);
-        for (size_t j = 0; j < c.names.size(); j++)
-            std::fprintf(f, "%s=\"%s\" ", c.names[j].c_str(), text_number(v[j], flags).c_str());
+        for (size_t j = 0; j < c.names().size(); j++)
+            std::fprintf(f, "%s=\"%s\" ", c.names()[j].c_str(), text_number(v[j], flags).c_str());
         std::fprintf(f, "/>\n");
     }
     std::fprintf(f, "  </frames>\n");
 
     std::fprintf(f, "  <pooled_metrics>\n");
-    for (size_t j = 0; j < c.names.size(); j++) {
-        std::fprintf(f, "    <metric name=\"%s\" ", c.names[j].c_str());
+    for (size_t j = 0; j < c.names().size(); j++) {
+        std::fprintf(f, "    <metric name=\"%s\" ", c.names()[j].c_str());
         VmafHipPooled p;
         if (!context_pool(&c, static_cast<int>(j), &p))
             std::fprintf(f, "min=\"%s\" max=\"%s\" mean=\"%s\" harmonic_mean=\"%s\" ",
@@ -38,8 +38,8 @@ void write_xml(const VmafHipContext &c, unsigned flags, FILE *f)
     std::fprintf(f, "  </pooled_metrics>\n");
 
     std::fprintf(f, "  <aggregate_metrics ");
-    for (size_t j = 0; j < c.aggregate_names.size(); j++)
-        std::fprintf(f, "%s=\"%s\" ", c.aggregate_names[j].c_str(),
+    for (size_t j = 0; j < c.aggregate_name_ptrs.size(); j++)
+        std::fprintf(f, "%s=\"%s\" ", c.aggregate_name_ptrs[j],
                      text_number(c.aggregate_values[j], flags).c_str());
     std::fprintf(f, "/>\n");
     std::fprintf(f, "</VMAF>\n");

@@ -1,12 +1,14 @@
-// integer ADM host side (spec adm.md): validation (§1.3, §3.2, §11), names
-// (§10), CSF weights (§3), per-scale regions and shifts (§1.4, §5, §7), and
-// the float tail (§5.3, §7.3, §9) from the exact integer accumulators.
+// integer ADM host side (docs/adm.md): the table entry, validation, names,
+// CSF weights, per-scale regions and shifts, and the float tail from the
+// exact integer accumulators.
 #include "extractors/adm.h"
 
 #include <cerrno>
 #include <cmath>
+#include <cstddef>
 
 #include "base/log.h"
+#include "extractors/options.h"
 
 namespace vmafhip {
 
@@ -64,7 +66,7 @@ const CsfTable csf_tables[] = {
     {3, 720, 5.0, {{0.009689, 0.020577, 0.034162, 0.044523}, {0.003302, 0.009579, 0.019661, 0.030318}}},
 };
 
-const CsfTable *find_csf_table(const VmafHipAdmSettings &s)
+const CsfTable *find_csf_table(const AdmOptions &s)
 {
     for (const auto &t : csf_tables)
         if (t.mode == s.csf_mode && t.rdh == s.ref_display_height && t.nvd == s.norm_view_dist)
@@ -75,14 +77,93 @@ const CsfTable *find_csf_table(const VmafHipAdmSettings &s)
 /// §3.3: libvmaf hard-codes the scale-0 weights of the default viewing
 /// condition (any nvd * rdh == 3240) in mode 0; they are NOT what the
 /// formula gives (36451 / 49414).
-bool default_view(const VmafHipAdmSettings &s)
+bool default_view(const AdmOptions &s)
 {
     return std::fabs(s.norm_view_dist * s.ref_display_height - 3240.0) < 1e-8 && s.csf_mode == 0;
 }
 
+#define ADM_OPT(f) offsetof(AdmOptions, f)
+
+// Names, defaults and ranges are libvmaf's (integer_adm.c).
+const OptionSpec options[] = {
+    {"debug", nullptr, OptionType::Bool, ADM_OPT(debug), 0, 0, 1, false,
+     "also report integer_adm, num/den totals and per-scale num/den"},
+    {"adm_enhn_gain_limit", "egl", OptionType::Double, ADM_OPT(enhn_gain_limit), 100, 1, 100, true,
+     "enhancement gain limit"},
+    {"adm_norm_view_dist", "nvd", OptionType::Double, ADM_OPT(norm_view_dist), 3, 0.75, 24, true,
+     "normalised viewing distance (multiples of display height)"},
+    {"adm_ref_display_height", "rdh", OptionType::Int, ADM_OPT(ref_display_height), 1080, 1, 4320,
+     true, "reference display height in pixels"},
+    {"adm_csf_mode", "csf", OptionType::Int, ADM_OPT(csf_mode), 0, 0, 3, true,
+     "CSF: 0 Watson, 2 Barten/Watson blend, 3 blend MAE (1 is not supported)"},
+    {"adm_noise_weight", "nw", OptionType::Double, ADM_OPT(noise_weight), 0.03125, 0, 1500, true,
+     "noise floor weight"},
+    {"adm_csf_scale", "scf", OptionType::Double, ADM_OPT(csf_scale), 1, 0, 50, true,
+     "CSF scale (mode 1 only)"},
+    {"adm_csf_diag_scale", "scfd", OptionType::Double, ADM_OPT(csf_diag_scale), 1, 0, 50, true,
+     "diagonal CSF scale (mode 1 only)"},
+    {"adm_dlm_weight", "dlmw", OptionType::Double, ADM_OPT(dlm_weight), 0.5, 0, 1, true,
+     "weight of integer_adm2 in integer_adm3"},
+    {"adm_min_val", "min", OptionType::Double, ADM_OPT(min_val), 0, 0, 1, true,
+     "floor of integer_adm3"},
+    {"adm_skip_scale0", "ssz", OptionType::Bool, ADM_OPT(skip_scale0), 0, 0, 1, true,
+     "skip scale 0"},
+    {"adm_skip_aim", nullptr, OptionType::Bool, ADM_OPT(skip_aim), 0, 0, 1, false,
+     "do not compute integer_aim and integer_adm3"},
+};
+
+#undef ADM_OPT
+
+// libvmaf's provided_features of integer_adm and their output aliases.
+const ProvidedFeature provides[] = {
+    {"VMAF_integer_feature_adm2_score", "integer_adm2"},
+    {"integer_aim", "integer_aim"},
+    {"integer_adm3", "integer_adm3"},
+    {"integer_adm_scale0", "integer_adm_scale0"},
+    {"integer_adm_scale1", "integer_adm_scale1"},
+    {"integer_adm_scale2", "integer_adm_scale2"},
+    {"integer_adm_scale3", "integer_adm_scale3"},
+    {"integer_adm", "integer_adm"},
+    {"integer_adm_num", "integer_adm_num"},
+    {"integer_adm_den", "integer_adm_den"},
+    {"integer_adm_num_scale0", "integer_adm_num_scale0"},
+    {"integer_adm_den_scale0", "integer_adm_den_scale0"},
+    {"integer_adm_num_scale1", "integer_adm_num_scale1"},
+    {"integer_adm_den_scale1", "integer_adm_den_scale1"},
+    {"integer_adm_num_scale2", "integer_adm_num_scale2"},
+    {"integer_adm_den_scale2", "integer_adm_den_scale2"},
+    {"integer_adm_num_scale3", "integer_adm_num_scale3"},
+    {"integer_adm_den_scale3", "integer_adm_den_scale3"},
+};
+
+std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::string *msg)
+{
+    if ((*ret = Adm::check(options_struct<AdmOptions>(adm_extractor, c.options), c.g, msg)) < 0)
+        return nullptr;
+    return std::make_unique<Adm>(c);
+}
+
 } // namespace
 
-int Adm::check(const VmafHipAdmSettings &s, const Geometry &g, std::string *msg)
+extern const GpuImpl adm_gpu;
+
+const ExtractorInfo adm_extractor = {
+    "adm",
+    "libvmaf's integer ADM (detail loss) of luma: integer_adm2, integer_adm_scale0..3, "
+    "integer_aim, integer_adm3",
+    options,
+    static_cast<int>(sizeof options / sizeof options[0]),
+    provides,
+    static_cast<int>(sizeof provides / sizeof provides[0]),
+    ADM_MIN_SIZE,
+    ADM_MIN_SIZE,
+    bit_depth(8) | bit_depth(10) | bit_depth(12),
+    0,
+    create,
+    VMAFHIP_GPU_IMPL(adm_gpu),
+};
+
+int Adm::check(const AdmOptions &s, const Geometry &g, std::string *msg)
 {
     if (g.w < ADM_MIN_SIZE || g.h < ADM_MIN_SIZE) {
         // §1.3: libvmaf crashes below 17 px (Netflix/vmaf#1607) and below 33 px
@@ -127,7 +208,7 @@ int Adm::check(const VmafHipAdmSettings &s, const Geometry &g, std::string *msg)
     return 0;
 }
 
-void Adm::csf_weights(const VmafHipAdmSettings &s, float rf[4][3])
+void Adm::csf_weights(const AdmOptions &s, float rf[4][3])
 {
     const CsfTable *t = s.csf_mode == 0 ? nullptr : find_csf_table(s);
     for (int l = 0; l < 4; l++) {
@@ -141,9 +222,12 @@ void Adm::csf_weights(const VmafHipAdmSettings &s, float rf[4][3])
     }
 }
 
-Adm::Adm(const VmafHipAdmSettings &s, const Geometry &g, const std::string &name_suffix)
-    : s_(s), g_(g), suffix_(name_suffix), p_()
+Adm::Adm(const ExtractorConfig &c)
+    : Extractor(adm_extractor), o_(options_struct<AdmOptions>(adm_extractor, c.options)), g_(c.g),
+      suffix_(c.suffix), p_()
 {
+    const AdmOptions &s = o_;
+    const Geometry &g = g_;
     csf_weights(s, rf_);
     p_.bpc = g.bpc;
     p_.skip_scale0 = s.skip_scale0 ? 1 : 0;
@@ -198,13 +282,13 @@ void Adm::names(std::vector<std::string> *out) const
 {
     // libvmaf's JSON order (integer_adm.c extract(), see the debug goldens).
     out->push_back("integer_adm2" + suffix_);
-    if (!s_.skip_aim) {
+    if (!o_.skip_aim) {
         out->push_back("integer_aim" + suffix_);
         out->push_back("integer_adm3" + suffix_);
     }
     for (int sc = 0; sc < ADM_SCALES; sc++)
         out->push_back("integer_adm_scale" + std::to_string(sc) + suffix_);
-    if (s_.debug) {
+    if (o_.debug) {
         out->push_back("integer_adm" + suffix_);
         out->push_back("integer_adm_num" + suffix_);
         out->push_back("integer_adm_den" + suffix_);
@@ -229,7 +313,7 @@ AdmScaleScores Adm::scale_scores(const AdmAccum &a) const
         }
         const int area = (q.bottom - q.top) * (q.right - q.left);
         // §5.3 / §7.3 noise floor: A * nw in double, rounded to float, powf.
-        const float nf = powf(static_cast<float>(static_cast<double>(area) * s_.noise_weight), third);
+        const float nf = powf(static_cast<float>(static_cast<double>(area) * o_.noise_weight), third);
         const float nf_aim = powf(static_cast<float>(static_cast<double>(area) * 0.0), third);
         float den[3], num[3], aim[3];
         for (int t = 0; t < 3; t++) {
@@ -263,8 +347,9 @@ AdmScaleScores Adm::scale_scores(const AdmAccum &a) const
     return out;
 }
 
-void Adm::finish(const AdmAccum &a, double *out) const
+void Adm::finish(unsigned, const void *accum, double *out)
 {
+    const AdmAccum &a = *static_cast<const AdmAccum *>(accum);
     const AdmScaleScores sc = scale_scores(a);
     double num = 0, den = 0, aim = 0; // §9: double sums, scales ascending
     for (int s = 0; s < ADM_SCALES; s++) {
@@ -282,14 +367,14 @@ void Adm::finish(const AdmAccum &a, double *out) const
     const double aim_score = den == 0.0 ? 0.0 : aim / den; // no clipping, unlike float ADM
     int i = 0;
     out[i++] = adm2;
-    if (!s_.skip_aim) {
-        const double adm3 = adm2 * s_.dlm_weight + (1.0 - aim_score) * (1.0 - s_.dlm_weight);
+    if (!o_.skip_aim) {
+        const double adm3 = adm2 * o_.dlm_weight + (1.0 - aim_score) * (1.0 - o_.dlm_weight);
         out[i++] = aim_score;
-        out[i++] = adm3 > s_.min_val ? adm3 : s_.min_val;
+        out[i++] = adm3 > o_.min_val ? adm3 : o_.min_val;
     }
     for (int s = 0; s < ADM_SCALES; s++)
         out[i++] = static_cast<double>(sc.num[s]) / static_cast<double>(sc.den[s]);
-    if (s_.debug) {
+    if (o_.debug) {
         out[i++] = adm2;
         out[i++] = num;
         out[i++] = den;

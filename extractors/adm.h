@@ -1,7 +1,7 @@
-// integer ADM: libvmaf's integer_adm.c, spec adm.md.
-// Host side shared by both backends: validation, names (with libvmaf's
-// option suffixes), CSF weights, per-scale regions and shifts, and the
-// float tail (§5.3, §7.3, §9) from exact integer accumulators.
+// integer ADM: libvmaf's integer_adm.c, docs/adm.md.
+// Host side shared by both backends: the table entry, validation, names
+// (with libvmaf's option suffixes), CSF weights, per-scale regions and
+// shifts, and the float tail from exact integer accumulators.
 #pragma once
 
 #include <cstdint>
@@ -9,22 +9,28 @@
 #include <string>
 #include <vector>
 
-#include "extractors/frame_view.h"
+#include "extractors/extractor.h"
 #include "kernels/adm_ops.h"
-#include "vmafhip.h"
 
 namespace vmafhip {
 
-class ThreadPool;
-
-/// Per-frame accumulators, [scale][orientation H, V, D]; also the GPU layout.
-struct AdmAccum {
-    int64_t num[4][3];  ///< DLM contrast-masked numerator sums (§7.3), per-row shifted
-    uint64_t den[4][3]; ///< reference energy sums (§5), per-row shifted
-    int64_t aim[4][3];  ///< AIM numerator sums (§8); 0 when skip_aim
+/// Option values (extractor table: adm_extractor).
+struct AdmOptions {
+    double enhn_gain_limit;  ///< adm_enhn_gain_limit, [1, 100]
+    double norm_view_dist;   ///< adm_norm_view_dist, [0.75, 24]
+    int ref_display_height;  ///< adm_ref_display_height, [1, 4320]
+    int csf_mode;            ///< adm_csf_mode: 0 Watson, 2 blend, 3 blend-MAE; 1 is rejected
+    double noise_weight;     ///< adm_noise_weight, [0, 1500]
+    double csf_scale;        ///< adm_csf_scale, [0, 50], mode 1 only
+    double csf_diag_scale;   ///< adm_csf_diag_scale, [0, 50], mode 1 only
+    double dlm_weight;       ///< adm_dlm_weight, [0, 1], integer_adm3 only
+    double min_val;          ///< adm_min_val, [0, 1], integer_adm3 floor
+    int skip_scale0;         ///< adm_skip_scale0
+    int skip_aim;            ///< adm_skip_aim: no integer_aim / integer_adm3
+    int debug;               ///< also integer_adm, _num, _den, _num_scaleN, _den_scaleN
 };
 
-/// The float per-scale values of one frame (§5.3, §7.3), before the §9 sums.
+/// The float per-scale values of one frame, before the final sums.
 struct AdmScaleScores {
     float num[4]; ///< DLM numerator per scale (integer_adm_num_scaleN)
     float den[4]; ///< denominator per scale (integer_adm_den_scaleN)
@@ -33,46 +39,43 @@ struct AdmScaleScores {
 
 struct AdmCpuBuffers; // adm_cpu.cpp: scratch kept between frames
 
-class Adm {
+extern const ExtractorInfo adm_extractor;
+
+class Adm final : public Extractor {
 public:
     /// @return 0, or a negative errno with *msg saying what is wrong and what
-    ///         is accepted: -ERANGE (W or H < 33), -ENOTSUP (16 bits, csf mode 1),
+    ///         is accepted: -ERANGE (W or H < 33), -ENOTSUP (csf mode 1),
     ///         -EINVAL (nvd * rdh < 3240, csf modes 2/3 without a table).
-    static int check(const VmafHipAdmSettings &s, const Geometry &g, std::string *msg);
+    static int check(const AdmOptions &o, const Geometry &g, std::string *msg);
 
-    /// §3: the float CSF weights rf[scale][θ] of a configuration that check()
+    /// The float CSF weights rf[scale][θ] of a configuration that check()
     /// accepts (modes 0, 2, 3). rf_H == rf_V.
-    static void csf_weights(const VmafHipAdmSettings &s, float rf[4][3]);
+    static void csf_weights(const AdmOptions &o, float rf[4][3]);
 
-    /// @param name_suffix libvmaf's suffix of non-default feature options ("_egl_1")
-    Adm(const VmafHipAdmSettings &s, const Geometry &g, const std::string &name_suffix);
+    explicit Adm(const ExtractorConfig &c);
 
-    void names(std::vector<std::string> *out) const; ///< appends per-frame names, output order
-    void finish(const AdmAccum &a, double *out) const; ///< one value per name, names() order
+    void names(std::vector<std::string> *out) const override;
+    size_t accum_bytes() const override { return sizeof(AdmAccum); }
+    /// CPU reference: exact accumulators of one frame (luma only); reuses
+    /// scratch kept in the instance. Results do not depend on the pool's size.
+    void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
+    void finish(unsigned index, const void *accum, double *out) override;
 
-    /// §5.3, §7.3: per-scale floats from the accumulators (the debug values).
+    /// Per-scale floats from the accumulators (the debug values).
     AdmScaleScores scale_scores(const AdmAccum &a) const;
 
     const AdmParams &params() const { return p_; }
-    const VmafHipAdmSettings &settings() const { return s_; }
+    const AdmOptions &options() const { return o_; }
 
 private:
-    friend void adm_cpu(const Adm &m, const Geometry &g, const FrameView &f, AdmAccum *a,
-                        ThreadPool &pool);
-
-    VmafHipAdmSettings s_;
+    AdmOptions o_;
     Geometry g_;
     std::string suffix_;
     AdmParams p_;
     float rf_[4][3];
-    /// CPU scratch, allocated by the first adm_cpu() call and reused. The CPU
-    /// backend scores one frame at a time per context, so one set suffices.
+    /// CPU scratch, allocated by the first cpu() call and reused (one frame
+    /// at a time per instance).
     mutable std::shared_ptr<AdmCpuBuffers> cpu_;
 };
-
-/// CPU reference: exact accumulators of one frame (luma only). Not reentrant
-/// for one Adm (it reuses the Adm's scratch); results do not depend on the
-/// pool's size.
-void adm_cpu(const Adm &m, const Geometry &g, const FrameView &f, AdmAccum *a, ThreadPool &pool);
 
 } // namespace vmafhip

@@ -114,16 +114,17 @@ void score_scale(const AdmParams &p, int sc, ScaleBuffers<T> &b, AdmCpuBuffers &
 
 } // namespace
 
-void adm_cpu(const Adm &m, const Geometry &, const FrameView &f, AdmAccum *acc, ThreadPool &pool)
+void Adm::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    const AdmParams &p = m.params();
-    if (!m.cpu_) {
-        m.cpu_ = std::make_shared<AdmCpuBuffers>();
-        m.cpu_->s0.resize(p.s[0]);
+    const AdmParams &p = p_;
+    if (!cpu_) {
+        cpu_ = std::make_shared<AdmCpuBuffers>();
+        cpu_->s0.resize(p.s[0]);
         for (int sc = 1; sc < ADM_SCALES; sc++)
-            m.cpu_->s123[sc - 1].resize(p.s[sc]);
+            cpu_->s123[sc - 1].resize(p.s[sc]);
     }
-    AdmCpuBuffers &buf = *m.cpu_;
+    AdmCpuBuffers &buf = *cpu_;
+    AdmAccum *acc = static_cast<AdmAccum *>(accum);
     *acc = AdmAccum{};
 
     // Scale 0: DWT of both pictures (with adm_skip_scale0 only A is used, §2.6).

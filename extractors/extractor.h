@@ -70,6 +70,10 @@ struct GpuImpl {
                     const void *constants, void *workspace, void *d_accum);
 };
 
+/// GpuImpl members for extractors without constants or workspace.
+inline size_t gpu_no_bytes(const Extractor &) { return 0; }
+inline void gpu_no_constants(const Extractor &, void *) {}
+
 /// ExtractorInfo::gpu of an entry: its GpuImpl in builds with a GPU
 /// platform, nullptr otherwise (the GPU files are not built then).
 #if VMAFHIP_GPU
@@ -114,12 +118,6 @@ public:
     virtual void late_names(std::vector<std::string> *) const {}
     /// End-of-stream outputs written by aggregate().
     virtual void aggregate_names(std::vector<std::string> *) const {}
-    /// Output name of a provided feature (see ProvidedFeature) with this
-    /// instance's suffix, or "" when the entry does not provide it. Whether
-    /// this instance writes it (a debug output needs debug=true) is for the
-    /// caller to check against names() and late_names().
-    std::string output_name(const std::string &libvmaf_name) const;
-
     /// Planes of both pictures read: 1 (luma) or 3 (luma and chroma).
     virtual int planes() const { return 1; }
     /// Earlier reference pictures read (FrameView::prev_ref), 0..MAX_LOOKBEHIND.
@@ -159,5 +157,12 @@ const ExtractorInfo *find_extractor(const std::string &name);
 /// The entry providing libvmaf feature `libvmaf_name` (first in table
 /// order, as libvmaf picks), or nullptr.
 const ExtractorInfo *find_provider(const std::string &libvmaf_name);
+
+/// The output name of feature `libvmaf_name` of e for an instance whose
+/// options add `suffix`, or "" when e does not provide it. Whether an
+/// instance writes it (a debug output needs debug=true) is for the caller to
+/// check against names() and late_names().
+std::string provided_output_name(const ExtractorInfo &e, const std::string &libvmaf_name,
+                                 const std::string &suffix);
 
 } // namespace vmafhip

@@ -1,49 +1,50 @@
-// psnr: libvmaf's integer PSNR (integer_psnr.c), spec psnr.md.
-// Host side shared by both backends: names, per-stream constants and the
-// scalar finish from exact per-plane SSE sums.
+// psnr: libvmaf's integer PSNR (integer_psnr.c), docs/psnr.md.
+// Host side shared by both backends: the table entry, names, per-stream
+// constants and the scalar finish from exact per-plane SSE sums.
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <vector>
 
-#include "extractors/frame_view.h"
-#include "vmafhip.h"
+#include "extractors/extractor.h"
 
 namespace vmafhip {
-
-class ThreadPool;
 
 /// Per-frame accumulators; also the layout the GPU writes.
 struct PsnrAccum {
     uint64_t sse[3]; ///< exact sum of squared differences per plane (Y, Cb, Cr)
 };
 
-class Psnr {
+/// Option values (extractor table: psnr_extractor).
+struct PsnrOptions {
+    int enable_chroma;    ///< also psnr_cb, psnr_cr; ignored for 4:0:0
+    int enable_mse;       ///< also mse_y (and mse_cb, mse_cr) per frame
+    int enable_apsnr;     ///< apsnr_y, apsnr_cb, apsnr_cr at the end
+    int reduced_hbd_peak; ///< peak 255 << (bpc - 8) instead of 2^bpc - 1
+    double min_sse;       ///< SSE floor for the PSNR cap, >= 0; 0 = cap 6*bpc+12
+};
+
+extern const ExtractorInfo psnr_extractor;
+
+class Psnr final : public Extractor {
 public:
-    /// @return 0, or a negative errno with *msg saying what is wrong and what is accepted.
-    static int check(const VmafHipPsnrSettings &s, const Geometry &g, std::string *msg);
+    explicit Psnr(const ExtractorConfig &c);
 
-    Psnr(const VmafHipPsnrSettings &s, const Geometry &g);
-
-    int planes() const { return planes_; }  ///< planes scored: 1 (luma) or 3
-    void names(std::vector<std::string> *out) const;           ///< appends per-frame names
-    void aggregate_names(std::vector<std::string> *out) const; ///< appends apsnr_* if enabled
-    /// Scores of one frame, in names() order. Called in frame order: it
-    /// also accumulates the apsnr totals.
-    void finish(const PsnrAccum &a, double *out);
-    void aggregate(double *out) const; ///< apsnr_*, in aggregate_names() order
+    void names(std::vector<std::string> *out) const override;
+    void aggregate_names(std::vector<std::string> *out) const override;
+    int planes() const override { return planes_; }
+    size_t accum_bytes() const override { return sizeof(PsnrAccum); }
+    void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
+    /// Also accumulates the apsnr totals.
+    void finish(unsigned index, const void *accum, double *out) override;
+    void aggregate(double *out) const override;
 
 private:
-    VmafHipPsnrSettings s_;
+    PsnrOptions o_;
     Geometry g_;
     int planes_;
     double psnr_max_[3];
     uint64_t total_sse_[3] = {0, 0, 0};
     uint64_t total_n_[3] = {0, 0, 0};
 };
-
-/// CPU reference: exact SSE of every scored plane.
-void psnr_cpu(const Psnr &m, const Geometry &g, const FrameView &f, PsnrAccum *a, ThreadPool &pool);
 
 } // namespace vmafhip

@@ -1,4 +1,4 @@
-// psnr CPU reference: exact per-plane SSE (spec psnr.md §5.1).
+// psnr CPU reference: exact per-plane SSE (docs/psnr.md).
 #include <vector>
 
 #include "base/thread_pool.h"
@@ -30,12 +30,13 @@ template <typename T> uint64_t plane_sse(const PlaneView &ref, const PlaneView &
 
 } // namespace
 
-void psnr_cpu(const Psnr &m, const Geometry &g, const FrameView &f, PsnrAccum *a, ThreadPool &pool)
+void Psnr::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
+    PsnrAccum &a = *static_cast<PsnrAccum *>(accum);
     for (int p = 0; p < 3; p++)
-        a->sse[p] = 0;
-    for (int p = 0; p < m.planes(); p++)
-        a->sse[p] = g.bpc > 8 ? plane_sse<uint16_t>(f.ref[p], f.dis[p], pool)
+        a.sse[p] = 0;
+    for (int p = 0; p < planes_; p++)
+        a.sse[p] = g_.bpc > 8 ? plane_sse<uint16_t>(f.ref[p], f.dis[p], pool)
                               : plane_sse<uint8_t>(f.ref[p], f.dis[p], pool);
 }
 

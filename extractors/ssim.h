@@ -1,52 +1,45 @@
-// float_ssim: libvmaf's float SSIM (float_ssim.c + iqa), spec ssim.md.
-// Host side shared by both backends: names, automatic downscale and the
-// final rounding of the map means. The arithmetic is in ssim_ops.h.
+// float_ssim: libvmaf's float SSIM (float_ssim.c + iqa), docs/ssim.md.
+// Host side shared by both backends: the table entry, names, automatic
+// downscale and the final rounding of the map means. The arithmetic is in
+// kernels/ssim_ops.h.
 #pragma once
 
-#include <string>
-#include <vector>
-
-#include "extractors/frame_view.h"
-#include "vmafhip.h"
+#include "extractors/extractor.h"
+#include "kernels/ssim_ops.h"
 
 namespace vmafhip {
 
-class ThreadPool;
-
-/// Sums over the SSIM map (double); also the layout the GPU writes.
-struct SsimAccum {
-    double ssim, l, c, s;
+/// Option values (extractor table: ssim_extractor).
+struct SsimOptions {
+    int enable_lcs; ///< also float_ssim_l, _c, _s
+    int enable_db;  ///< report -10*log10(1 - ssim)
+    int clip_db;    ///< with enable_db, cap at the 0.5-pixel-error value
+    int scale;      ///< downscale factor 1..10; 0 = automatic, as libvmaf
 };
 
-class Ssim {
-public:
-    /// @return 0, or a negative errno with *msg: -ERANGE when the frame is
-    ///         smaller than 11x11 after downscaling, -EINVAL for a bad option
-    ///         or bit depth.
-    static int check(const VmafHipSsimSettings &s, const Geometry &g, std::string *msg);
+extern const ExtractorInfo ssim_extractor;
 
-    /// Downscale factor libvmaf uses for a w x h luma plane (spec §4).
+class Ssim final : public Extractor {
+public:
+    /// Downscale factor libvmaf uses for a w x h luma plane (docs/ssim.md).
     static int auto_scale(int w, int h);
 
-    Ssim(const VmafHipSsimSettings &s, const Geometry &g);
+    Ssim(const ExtractorConfig &c, const SsimParams &p);
 
-    int scale() const { return scale_; }   ///< downscale factor (1 = none)
-    int dec_w() const { return dec_w_; }   ///< size after downscaling
-    int dec_h() const { return dec_h_; }
-    int map_w() const { return dec_w_ - 10; } ///< SSIM map size ("valid" 11x11 window)
-    int map_h() const { return dec_h_ - 10; }
+    const SsimParams &params() const { return p_; }
     double max_db() const { return max_db_; } ///< dB cap (+inf without clip_db)
-    void names(std::vector<std::string> *out) const;
-    /// Scores in names() order from the map sums.
-    void finish(const SsimAccum &a, double *out) const;
+
+    void names(std::vector<std::string> *out) const override;
+    size_t accum_bytes() const override { return sizeof(SsimAccum); }
+    /// libvmaf's operation order, sequential sums.
+    void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
+    void finish(unsigned index, const void *accum, double *out) override;
 
 private:
-    VmafHipSsimSettings s_;
-    int scale_, dec_w_, dec_h_;
+    SsimOptions o_;
+    Geometry g_;
+    SsimParams p_;
     double max_db_;
 };
-
-/// CPU reference (libvmaf's operation order, sequential sums).
-void ssim_cpu(const Ssim &m, const Geometry &g, const FrameView &f, SsimAccum *a, ThreadPool &pool);
 
 } // namespace vmafhip

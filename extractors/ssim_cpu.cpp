@@ -77,12 +77,12 @@ void load(const PlaneView &p, int bpc, int f, int dw, int dh, float *out, Thread
 
 } // namespace
 
-void ssim_cpu(const Ssim &m, const Geometry &g, const FrameView &f, SsimAccum *a, ThreadPool &pool)
+void Ssim::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    const int w = m.dec_w(), h = m.dec_h(), mw = m.map_w(), mh = m.map_h();
+    const int w = p_.dec_w, h = p_.dec_h, mw = p_.map_w, mh = p_.map_h;
     std::vector<float> ref(static_cast<size_t>(w) * h), dis(ref.size());
-    load(f.ref[0], g.bpc, m.scale(), w, h, ref.data(), pool);
-    load(f.dis[0], g.bpc, m.scale(), w, h, dis.data(), pool);
+    load(f.ref[0], g_.bpc, p_.scale, w, h, ref.data(), pool);
+    load(f.dis[0], g_.bpc, p_.scale, w, h, dis.data(), pool);
 
     // Per band of map rows: horizontal pass of the band's rows + 10 into five
     // planes (mu1, mu2, e11, e22, e12), then the vertical pass and the pixel
@@ -132,7 +132,7 @@ void ssim_cpu(const Ssim &m, const Geometry &g, const FrameView &f, SsimAccum *a
             acc.s += px[i].s;
         }
     }
-    *a = acc;
+    *static_cast<SsimAccum *>(accum) = acc;
 }
 
 } // namespace vmafhip

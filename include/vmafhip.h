@@ -1,6 +1,7 @@
 /*
- * vmafhip: libvmaf-compatible video quality metrics (psnr, float_ssim,
- * integer ADM) on the GPU through HIP, with a bit-exact CPU reference.
+ * vmafhip: libvmaf-compatible video quality metrics (VMAF models, integer
+ * ADM, VIF and motion, psnr, float_ssim) on the GPU through HIP, with a
+ * bit-exact CPU reference.
  *
  * Plain C API: no HIP or CUDA types. Every function returns 0 or a
  * non-negative value on success and a negative errno value on failure; the
@@ -51,14 +52,6 @@ extern "C" {
  *  concurrently from different threads (also on the same GPU). */
 typedef struct VmafHipContext VmafHipContext;
 
-/** Features (extractors), a bit mask. Names follow libvmaf's extractor names. */
-enum VmafHipFeature {
-    VMAFHIP_FEATURE_PSNR       = 1 << 0, ///< "psnr": psnr_y, psnr_cb, psnr_cr
-    VMAFHIP_FEATURE_FLOAT_SSIM = 1 << 1, ///< "float_ssim": float_ssim
-    VMAFHIP_FEATURE_ADM        = 1 << 2, ///< "adm": integer_adm2, integer_adm_scale0..3, ...
-    VMAFHIP_FEATURE_ALL        = 7,
-};
-
 /** Chroma layout of both pictures. */
 enum VmafHipChroma {
     VMAFHIP_CHROMA_420 = 0, ///< chroma planes ceil(W/2) x ceil(H/2)
@@ -87,57 +80,36 @@ enum VmafHipLogLevel {
 typedef void (*VmafHipLogCallback)(void *cookie, enum VmafHipLogLevel level,
                                    const char *fmt, va_list vl);
 
-/** Options of the "psnr" extractor (libvmaf integer_psnr.c). */
-typedef struct VmafHipPsnrSettings {
-    int enable_chroma;    ///< also psnr_cb, psnr_cr; ignored for 4:0:0 (default 1)
-    int enable_mse;       ///< also mse_y (and mse_cb, mse_cr) per frame (default 0)
-    int enable_apsnr;     ///< apsnr_y, apsnr_cb, apsnr_cr at flush (default 0)
-    int reduced_hbd_peak; ///< peak 255 << (bpc - 8) instead of 2^bpc - 1 (default 0)
-    double min_sse;       ///< SSE floor for the PSNR cap, >= 0; 0 = cap 6*bpc+12 (default 0)
-} VmafHipPsnrSettings;
-
-/** Options of the "float_ssim" extractor (libvmaf float_ssim.c). */
-typedef struct VmafHipSsimSettings {
-    int enable_lcs; ///< also float_ssim_l, _c, _s (default 0)
-    int enable_db;  ///< report -10*log10(1 - ssim) (default 0)
-    int clip_db;    ///< with enable_db, cap at the 0.5-pixel-error value (default 0)
-    int scale;      ///< downscale factor 1..10; 0 = automatic, as libvmaf (default 0)
-} VmafHipSsimSettings;
-
-/** Options of the integer "adm" extractor (libvmaf integer_adm.c). */
-typedef struct VmafHipAdmSettings {
-    double enhn_gain_limit;  ///< adm_enhn_gain_limit, [1, 100] (default 100)
-    double norm_view_dist;   ///< adm_norm_view_dist, [0.75, 24] (default 3)
-    int ref_display_height;  ///< adm_ref_display_height, [1, 4320] (default 1080)
-    int csf_mode;            ///< adm_csf_mode: 0 Watson, 2 blend, 3 blend-MAE; 1 is rejected (default 0)
-    double noise_weight;     ///< adm_noise_weight, [0, 1500] (default 0.03125)
-    double csf_scale;        ///< adm_csf_scale, [0, 50], mode 1 only (default 1)
-    double csf_diag_scale;   ///< adm_csf_diag_scale, [0, 50], mode 1 only (default 1)
-    double dlm_weight;       ///< adm_dlm_weight, [0, 1], integer_adm3 only (default 0.5)
-    double min_val;          ///< adm_min_val, [0, 1], integer_adm3 floor (default 0)
-    int skip_scale0;         ///< adm_skip_scale0 (default 0)
-    int skip_aim;            ///< adm_skip_aim: no integer_aim / integer_adm3 (default 0)
-    int debug;               ///< also integer_adm, _num, _den, _num_scaleN, _den_scaleN (default 0)
-} VmafHipAdmSettings;
-
 /** Everything vmafhip_open() needs. Fill with vmafhip_default_settings()
  *  first, then change fields; the struct may be freed once open returns. */
 typedef struct VmafHipSettings {
     size_t struct_size;        ///< sizeof(VmafHipSettings); set by vmafhip_default_settings()
     int width;                 ///< luma width in pixels, 1..32768 (no default)
     int height;                ///< luma height in pixels, 1..32768 (no default)
-    int bitdepth;              ///< 8, 10, 12 or 16 (16: psnr and float_ssim only) (default 8)
+    int bitdepth;              ///< 8, 10, 12 or 16 (16: psnr, float_ssim and motion only) (default 8)
     enum VmafHipChroma chroma; ///< chroma layout (default 4:2:0)
-    unsigned features;         ///< VmafHipFeature mask (default all three)
+    /** Feature extractors to run besides those the models need, '|'-separated;
+     *  each is "NAME" or "NAME=option=value:option=value" (libvmaf's CLI
+     *  --feature) or "name=NAME:option=value" (FFmpeg's libvmaf filter), e.g.
+     *  "psnr|float_ssim|adm=adm_enhn_gain_limit=1". NAME: psnr, float_ssim,
+     *  adm, vif, motion (vmafhip_option_info() lists the options). NULL or ""
+     *  = none (default NULL). Read by vmafhip_open() only. */
+    const char *features;
+    /** VMAF models, '|'-separated, each "key=value:key=value" with keys
+     *  version (a built-in model, vmafhip_builtin_model()), path (a libvmaf
+     *  JSON model file), name (output name, default "vmaf"), enable_transform,
+     *  disable_clip (true/false) and EXTRACTOR.OPTION (an option of the
+     *  features the model reads, e.g. "adm.adm_enhn_gain_limit=1"), as
+     *  libvmaf's CLI -m and FFmpeg's libvmaf filter take them. NULL or "" =
+     *  none (default "version=vmaf_v0.6.1"). Read by vmafhip_open() only. */
+    const char *models;
+    int n_subsample;           ///< score frames 0, n, 2n, ... only, 1..2^31-1 (default 1)
     enum VmafHipBackend backend; ///< (default auto)
     int device;                ///< GPU index, >= 0 (default 0)
     int threads;               ///< CPU threads, 0 = one per core (default 0)
     int queue_depth;           ///< frames in flight, 1..16; 0 = automatic: 4 on the GPU, 1 on
                                ///< the CPU (scored inside submit); above 1 the CPU scores on a
                                ///< worker thread (default 0)
-    VmafHipPsnrSettings psnr;
-    VmafHipSsimSettings ssim;
-    VmafHipAdmSettings adm;
     enum VmafHipLogLevel log_level; ///< messages above this level are dropped (default info)
     VmafHipLogCallback log_callback; ///< NULL = print to stderr (default NULL)
     void *log_cookie;          ///< passed to log_callback
@@ -168,11 +140,15 @@ enum VmafHipLogFormat {
     VMAFHIP_LOG_FMT_JSON = 0, ///< libvmaf's JSON log layout
     VMAFHIP_LOG_FMT_CSV  = 1, ///< libvmaf's CSV layout (Frame,<names>)
     VMAFHIP_LOG_FMT_XML  = 2, ///< libvmaf's XML layout
+    VMAFHIP_LOG_FMT_SUB  = 3, ///< libvmaf's subtitle layout ({n}{n+1}name: value|...)
 };
 
 /** vmafhip_write_log() flag: print numbers with 17 significant digits
  *  (exact doubles) instead of libvmaf's "%.6f". */
 #define VMAFHIP_LOG_FULL_PRECISION 1u
+
+/** vmafhip_frame_scores() result for a frame that n_subsample leaves out. */
+#define VMAFHIP_FRAME_SKIPPED 1
 
 /** @return the library version, "major.minor.patch". */
 VMAFHIP_API const char *vmafhip_version(void);
@@ -184,51 +160,46 @@ VMAFHIP_API const char *vmafhip_strerror(int err);
 /** Fill @p s with the defaults documented on each field. */
 VMAFHIP_API void vmafhip_default_settings(VmafHipSettings *s);
 
-/**
- * Set one option by name, as libvmaf's "--feature name=opt=val" does.
- *
- * @param s       settings to change (from vmafhip_default_settings())
- * @param feature "psnr", "float_ssim" or "adm"
- * @param option  an option name of that feature (libvmaf's names, e.g.
- *                "enable_chroma", "adm_enhn_gain_limit"), or its alias ("egl")
- * @param value   the value as text: numbers, or true/false for booleans
- * @return 0, or -EINVAL (unknown feature or option, unparsable value) or
- *         -ERANGE (out of range); the message names what is accepted and is
- *         logged through s->log_callback.
- */
-VMAFHIP_API int vmafhip_settings_set(VmafHipSettings *s, const char *feature,
-                                     const char *option, const char *value);
+/** Number of feature extractors (psnr, float_ssim, adm, vif, motion). */
+VMAFHIP_API int vmafhip_feature_count(void);
 
-/**
- * Enable one feature from a libvmaf-style spec, "name" or
- * "name=opt=val:opt=val" (e.g. "adm=adm_enhn_gain_limit=1:debug=true"):
- * adds it to s->features (set s->features = 0 first to choose from scratch)
- * and sets its options.
- * @return 0, -EINVAL or -ERANGE as vmafhip_settings_set().
- */
-VMAFHIP_API int vmafhip_settings_use_feature(VmafHipSettings *s, const char *spec);
+/** Extractor @p index (0 .. vmafhip_feature_count() - 1): its name and a
+ *  one-line description, static strings. @return 0 or -EINVAL. */
+VMAFHIP_API int vmafhip_feature_info(int index, const char **name, const char **help);
 
-/** Number of options vmafhip_settings_set() knows. */
+/** Number of extractor options, over all extractors. */
 VMAFHIP_API int vmafhip_option_count(void);
 
 /** Description of option @p index (0 .. vmafhip_option_count() - 1), for
- *  help texts. Strings are static. @return 0 or -EINVAL. */
+ *  help texts: the extractor it belongs to, libvmaf's name and short alias
+ *  (NULL if none), what it does, its default and accepted values. Strings
+ *  are static. @return 0 or -EINVAL. */
 VMAFHIP_API int vmafhip_option_info(int index, const char **feature, const char **name,
-                                    const char **help, const char **default_value,
-                                    const char **range);
+                                    const char **alias, const char **help,
+                                    const char **default_value, const char **range);
+
+/** Built-in model @p index ("vmaf_v0.6.1", ...), a static string, or NULL
+ *  when index is out of range. */
+VMAFHIP_API const char *vmafhip_builtin_model(int index);
 
 /** @return the number of GPUs the HIP backend can use; 0 when there is
  *  none or the library was built without GPU support. */
 VMAFHIP_API int vmafhip_device_count(void);
 
 /**
- * Create a context. With a GPU backend all device memory is allocated here;
- * nothing is allocated per frame.
+ * Create a context: parse the features and models, load the models, check
+ * every option and the frame size against each extractor, and with a GPU
+ * backend allocate all device memory (nothing is allocated per frame).
+ * Extractors run once each even when several models and features ask for
+ * them: as libvmaf, the models' extractors come first, and a feature whose
+ * output names an earlier one already produces is not run again.
  *
  * @param[out] ctx set to the new context, or NULL on failure
  * @param s        settings; need only live until the function returns
  * @return 0 on success;
- *         -EINVAL  a setting is invalid (the message says which and what is accepted),
+ *         -EINVAL  a setting, feature or model spec is invalid, or a model
+ *                  file is malformed (the message says which and what is accepted),
+ *         -ENOENT, -EACCES  a model file cannot be read,
  *         -ERANGE  the frame is too small or too large for an enabled feature,
  *         -ENOTSUP a combination this build or libvmaf does not support,
  *         -ENODEV  backend=hip without a usable GPU (or bad device index),
@@ -251,7 +222,11 @@ VMAFHIP_API void vmafhip_close(VmafHipContext **ctx);
  * @param dis distorted picture
  * @param ref reference picture
  * @return the frame index (0, 1, 2, ...) on success;
- *         -EINVAL a plane pointer is NULL or a stride smaller than a row,
+ *         -EINVAL a plane pointer is NULL or a stride smaller than a row, or
+ *                 the stream was flushed already,
+ *         -ERANGE with a feature that reads neighbouring frames (motion, so
+ *                 every VMAF model): a sample of a frame was above the bit
+ *                 depth's maximum; the context is then unusable,
  *         -EIO / -ENOMEM on GPU failure (the context is then unusable: every
  *         later call returns the same error).
  */
@@ -259,22 +234,31 @@ VMAFHIP_API int vmafhip_submit(VmafHipContext *ctx, const VmafHipPicture *dis,
                                const VmafHipPicture *ref);
 
 /**
- * Names of the per-frame features, fixed at open. Names are libvmaf's output
- * names (e.g. "psnr_y", "integer_adm2"; options that are part of a libvmaf
- * feature name add libvmaf's suffix, e.g. "integer_adm2_egl_1").
+ * Names of the per-frame scores, fixed at open, in libvmaf's log order:
+ * each extractor's features, then those completed from later frames
+ * (integer_motion2, integer_motion3), then each model's scores. Names are
+ * libvmaf's output names (e.g. "psnr_y", "integer_adm2", "vmaf"; options that
+ * are part of a libvmaf feature name add libvmaf's suffix, e.g.
+ * "integer_adm2_egl_1").
  * @param[out] names array of @p count strings, valid until close
  * @return the number of names
  */
 VMAFHIP_API int vmafhip_feature_names(VmafHipContext *ctx, const char *const **names);
 
 /**
- * Scores of frame @p index, aligned with vmafhip_feature_names().
+ * Scores of frame @p index, aligned with vmafhip_feature_names(). A frame's
+ * scores are complete once the frames its temporal features read have been
+ * scored (motion2 of frame i reads frame i + 1), or after vmafhip_flush().
  *
- * @param wait   0: return -EAGAIN if the frame is still in flight;
- *               1: wait for it
- * @param[out] values array of doubles, valid until close
+ * @param wait   0: return -EAGAIN if the frame is not complete yet;
+ *               1: wait for the frames it needs, if they were submitted
+ * @param[out] values array of doubles, valid until close; NULL for a
+ *                    skipped frame
  * @return 0;
- *         -EAGAIN the frame is in flight (only with wait == 0),
+ *         VMAFHIP_FRAME_SKIPPED n_subsample leaves this frame out: no scores,
+ *         -EAGAIN the frame is not complete: it is in flight (wait == 0), or
+ *                 it needs frames that were not submitted yet (submit them
+ *                 or flush),
  *         -EINVAL no frame with this index was submitted,
  *         -ERANGE a sample of this frame was above the bit depth's maximum
  *                 (2^bitdepth - 1): no scores exist for it,
@@ -283,9 +267,11 @@ VMAFHIP_API int vmafhip_feature_names(VmafHipContext *ctx, const char *const **n
 VMAFHIP_API int vmafhip_frame_scores(VmafHipContext *ctx, unsigned index, int wait,
                                      const double **values);
 
-/** Wait until every submitted frame is scored and compute end-of-stream
- *  aggregates (apsnr). Submitting after flush is allowed; flush again then.
- *  @return 0 or the first error of a frame (see vmafhip_frame_scores()). */
+/** End the stream: wait until every submitted frame is scored, complete the
+ *  last frames' temporal features and models, and compute end-of-stream
+ *  aggregates (apsnr). Calling it again does nothing more; submitting after
+ *  it is an error. @return 0 or the first error of a frame (see
+ *  vmafhip_frame_scores()). */
 VMAFHIP_API int vmafhip_flush(VmafHipContext *ctx);
 
 /** End-of-stream aggregates after vmafhip_flush() (e.g. apsnr_y; none unless
@@ -293,18 +279,31 @@ VMAFHIP_API int vmafhip_flush(VmafHipContext *ctx);
 VMAFHIP_API int vmafhip_aggregate_scores(VmafHipContext *ctx, const char *const **names,
                                          const double **values);
 
-/** Pool feature @p feature (an index into vmafhip_feature_names()) over all
- *  scored frames, waiting for frames in flight; frames that failed (-ERANGE)
- *  are left out. @return 0, -EINVAL (bad index) or -EAGAIN (no frame has
- *  scores), or the error of a GPU failure. */
+/** Pool feature @p feature (an index into vmafhip_feature_names()) over the
+ *  complete, scored frames as libvmaf pools them (frames that n_subsample
+ *  skips and frames that failed with -ERANGE are left out), waiting for
+ *  frames in flight. @return 0, -EINVAL (bad index) or -EAGAIN (no frame has
+ *  scores yet), or the error of a GPU failure. */
 VMAFHIP_API int vmafhip_pooled(VmafHipContext *ctx, int feature, VmafHipPooled *out);
+
+/** Number of models of the context. */
+VMAFHIP_API int vmafhip_model_count(VmafHipContext *ctx);
+
+/** Model @p index (0 .. vmafhip_model_count() - 1): the version or path it
+ *  was loaded from (what libvmaf's CLI prints before the pooled score), and
+ *  the index in vmafhip_feature_names() of its score ("vmaf", or the base
+ *  score of a bootstrap model). Strings valid until close.
+ *  @return 0 or -EINVAL. */
+VMAFHIP_API int vmafhip_model_info(VmafHipContext *ctx, int index, const char **source,
+                                   int *feature);
 
 /** Number of frames submitted so far. */
 VMAFHIP_API unsigned vmafhip_frame_count(VmafHipContext *ctx);
 
 /**
- * Write every frame's scores, pooled statistics and aggregates to @p path
- * in libvmaf's log layout (flushes first). @p path "-" writes to stdout.
+ * Write every scored frame's scores, pooled statistics and aggregates to
+ * @p path in libvmaf's log layout (flushes first). @p path "-" writes to
+ * stdout.
  * @param flags 0 or VMAFHIP_LOG_FULL_PRECISION
  * @return 0, -EINVAL (bad format), or -errno of the failed open/write.
  */

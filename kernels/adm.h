@@ -3,18 +3,18 @@
 
 #include <cstddef>
 
-#include "extractors/adm.h"
+#include "kernels/adm_ops.h"
 #include "kernels/frame.h"
 #include "kernels/gpu_compat.h"
 
 namespace vmafhip {
 
 /// Device scratch memory adm_enqueue() needs for this context.
-size_t adm_workspace_bytes(const Adm &m);
+size_t adm_workspace_bytes(const AdmParams &p);
 
 /// Enqueue integer ADM of the luma planes of f; adds into *d_out (device),
 /// which the caller zeroes.
-void adm_enqueue(hipStream_t stream, const Adm &m, const GpuFrame &f, void *workspace,
+void adm_enqueue(hipStream_t stream, const AdmParams &p, const GpuFrame &f, void *workspace,
                  AdmAccum *d_out);
 
 } // namespace vmafhip

@@ -472,12 +472,11 @@ dim3 dwt_grid(const AdmScaleParams &q)
 
 } // namespace
 
-size_t adm_workspace_bytes(const Adm &m) { return layout_of(m.params(), nullptr).bytes; }
+size_t adm_workspace_bytes(const AdmParams &p) { return layout_of(p, nullptr).bytes; }
 
-void adm_enqueue(hipStream_t stream, const Adm &m, const GpuFrame &f, void *workspace,
+void adm_enqueue(hipStream_t stream, const AdmParams &p, const GpuFrame &f, void *workspace,
                  AdmAccum *d_out)
 {
-    const AdmParams &p = m.params();
     const AdmBufs b = layout_of(p, static_cast<uint8_t *>(workspace)).b;
 
     // 1. Scale 0 from the luma planes (both stored with pitch = width).

@@ -38,6 +38,13 @@ struct AdmScaleParams {
     int32_t cm_inner;     ///< CM row shift clog2(h) (§7.3)
 };
 
+/// Per-frame accumulators, [scale][orientation H, V, D]; also the GPU layout.
+struct AdmAccum {
+    int64_t num[4][3];  ///< DLM contrast-masked numerator sums, per-row shifted
+    uint64_t den[4][3]; ///< reference energy sums, per-row shifted
+    int64_t aim[4][3];  ///< AIM numerator sums; 0 when skip_aim
+};
+
 /// Per-context ADM parameters; host-built (Adm::params()), passed by value to kernels.
 struct AdmParams {
     AdmScaleParams s[ADM_SCALES];

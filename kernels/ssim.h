@@ -3,17 +3,17 @@
 
 #include <cstddef>
 
-#include "extractors/ssim.h"
 #include "kernels/frame.h"
 #include "kernels/gpu_compat.h"
+#include "kernels/ssim_ops.h"
 
 namespace vmafhip {
 
 /// Device scratch memory ssim_enqueue() needs for this context.
-size_t ssim_workspace_bytes(const Ssim &m);
+size_t ssim_workspace_bytes(const SsimParams &p);
 
 /// Enqueue float_ssim of the luma planes of f; writes *d_out (device).
-void ssim_enqueue(hipStream_t stream, const Ssim &m, const GpuFrame &f, void *workspace,
+void ssim_enqueue(hipStream_t stream, const SsimParams &p, const GpuFrame &f, void *workspace,
                   SsimAccum *d_out);
 
 } // namespace vmafhip

@@ -176,18 +176,18 @@ struct Layout {
     size_t bytes;
 };
 
-Layout layout_of(const Ssim &m)
+Layout layout_of(const SsimParams &m)
 {
     Layout L = {};
-    const int mw = m.map_w(), mh = m.map_h();
+    const int mw = m.map_w, mh = m.map_h;
     if (mw > 0 && mh > 0) {
         L.gx = (mw + kTileW - 1) / kTileW;
         L.gy = (mh + kTileH - 1) / kTileH;
     }
     // Partials first (at least one slot so the pointer is always valid).
     size_t off = align_up(sizeof(SsimAccum) * (static_cast<size_t>(L.gx) * L.gy + 1));
-    if (m.scale() > 1) {
-        const size_t plane = align_up(sizeof(float) * static_cast<size_t>(m.dec_w()) * m.dec_h());
+    if (m.scale > 1) {
+        const size_t plane = align_up(sizeof(float) * static_cast<size_t>(m.dec_w) * m.dec_h);
         L.plane_off[0] = off;
         L.plane_off[1] = off + plane;
         off += 2 * plane;
@@ -197,7 +197,7 @@ Layout layout_of(const Ssim &m)
 }
 
 template <typename T, int BPC>
-void enqueue_t(hipStream_t stream, const Ssim &m, const GpuFrame &f, uint8_t *ws, SsimAccum *d_out)
+void enqueue_t(hipStream_t stream, const SsimParams &m, const GpuFrame &f, uint8_t *ws, SsimAccum *d_out)
 {
     const Layout L = layout_of(m);
     SsimAccum *partial = reinterpret_cast<SsimAccum *>(ws);
@@ -206,14 +206,14 @@ void enqueue_t(hipStream_t stream, const Ssim &m, const GpuFrame &f, uint8_t *ws
     const dim3 block(kThreadsX, kThreadsY);
     if (L.gx > 0) {
         const dim3 grid(static_cast<unsigned>(L.gx), static_cast<unsigned>(L.gy));
-        if (m.scale() > 1) {
-            const int dw = m.dec_w(), dh = m.dec_h();
+        if (m.scale > 1) {
+            const int dw = m.dec_w, dh = m.dec_h;
             float *r = reinterpret_cast<float *>(ws + L.plane_off[0]);
             float *d = reinterpret_cast<float *>(ws + L.plane_off[1]);
             const dim3 dgrid(static_cast<unsigned>((dw + kThreadsX - 1) / kThreadsX),
                              static_cast<unsigned>((dh + kThreadsY - 1) / kThreadsY));
             decimate_kernel<T, BPC><<<dgrid, block, 0, stream>>>(ref, dis, f.ref[0].w, f.ref[0].h,
-                                                                 m.scale(), dw, dh, r, d);
+                                                                 m.scale, dw, dh, r, d);
             map_kernel<float, 8><<<grid, block, 0, stream>>>(r, d, dw, dh, partial);
         } else {
             map_kernel<T, BPC><<<grid, block, 0, stream>>>(ref, dis, f.ref[0].w, f.ref[0].h, partial);
@@ -224,9 +224,9 @@ void enqueue_t(hipStream_t stream, const Ssim &m, const GpuFrame &f, uint8_t *ws
 
 } // namespace
 
-size_t ssim_workspace_bytes(const Ssim &m) { return layout_of(m).bytes; }
+size_t ssim_workspace_bytes(const SsimParams &p) { return layout_of(p).bytes; }
 
-void ssim_enqueue(hipStream_t stream, const Ssim &m, const GpuFrame &f, void *workspace,
+void ssim_enqueue(hipStream_t stream, const SsimParams &m, const GpuFrame &f, void *workspace,
                   SsimAccum *d_out)
 {
     uint8_t *ws = static_cast<uint8_t *>(workspace);

@@ -8,6 +8,7 @@
 
 #include <math.h> // ::sqrt(double), also in device code
 #include <stddef.h> // ptrdiff_t
+#include <stdint.h>
 
 #include "kernels/hd.h"
 
@@ -24,6 +25,18 @@ static_assert(SSIM_K1 == 0.01f && SSIM_K2 == 0.03f, "K1/K2 are libvmaf's float l
 static_assert(SSIM_C1 == (SSIM_K1 * 255) * (SSIM_K1 * 255), "C1 = (K1*L)*(K1*L) in float");
 static_assert(SSIM_C2 == (SSIM_K2 * 255) * (SSIM_K2 * 255), "C2 = (K2*L)*(K2*L) in float");
 static_assert(SSIM_C3 == SSIM_C2 / 2.0f, "C3 = C2 / 2");
+
+/// Sizes of one context, host-built (Ssim::params()), passed by value to kernels.
+struct SsimParams {
+    int32_t scale;        ///< downscale factor (1 = none)
+    int32_t dec_w, dec_h; ///< size after downscaling
+    int32_t map_w, map_h; ///< SSIM map size: the "valid" 11x11 window, dec - 10
+};
+
+/// Sums over the SSIM map (double); also the layout the GPU writes.
+struct SsimAccum {
+    double ssim, l, c, s;
+};
 
 constexpr int SSIM_TAPS = 11;     ///< Gaussian window, sigma 1.5, separable
 constexpr int SSIM_MIN_SIZE = 11; ///< smallest (decimated) size with a non-empty map

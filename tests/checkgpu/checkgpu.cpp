@@ -3,12 +3,12 @@
 // (psnr SSE, ADM num/den/aim per scale and orientation, the sample maximum)
 // and the float_ssim map sums within a relative 1e-12.
 //
-// Quick start for adding a case: append a line to `cases` below (feature,
-// size, bit depth, layout, an option tweak). Run:
+// Quick start for adding a case: append a line to `cases` below (feature
+// spec with options, size, bit depth, layout). Run:
 //   checkgpu [--test=adm|psnr|float_ssim] [--seed=N] [--bench]
 // Exit status 0 = all equal, 1 = a mismatch, 77 = no GPU (skipped).
-// Each frame pair is scored after a garbage frame in the same context, so a
-// result block that was not reset would show up as a mismatch.
+// Each compared frame pair is scored after a garbage frame in the same
+// context, so a result block that was not reset would show up as a mismatch.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +20,7 @@
 
 #include "core/backend.h"
 #include "core/metrics.h"
+#include "extractors/ssim.h"
 #include "tests/common/fixtures.h"
 #include "vmafhip.h"
 
@@ -28,49 +29,40 @@ using namespace vmafhip;
 namespace {
 
 struct Case {
-    const char *feature; ///< libvmaf extractor name, for --test
+    const char *spec; ///< the features (VmafHipSettings::features); --test picks by extractor name
     int w, h, bpc;
     VmafHipChroma chroma;
-    std::function<void(VmafHipSettings *)> tweak;
     const char *what;
 };
 
-void none(VmafHipSettings *) {}
-
 const std::vector<Case> cases = {
-    {"psnr", 1, 1, 8, VMAFHIP_CHROMA_420, none, "1x1"},
-    {"psnr", 2, 2, 8, VMAFHIP_CHROMA_420, none, "2x2"},
-    {"psnr", 17, 5, 10, VMAFHIP_CHROMA_422, none, "odd 4:2:2"},
-    {"psnr", 333, 111, 12, VMAFHIP_CHROMA_444, none, "odd 4:4:4"},
-    {"psnr", 1920, 1080, 16, VMAFHIP_CHROMA_420, none, "16-bit 1080p"},
-    {"psnr", 3840, 2160, 8, VMAFHIP_CHROMA_420, none, "4K"},
-    {"float_ssim", 11, 11, 8, VMAFHIP_CHROMA_420, none, "minimum 11x11"},
-    {"float_ssim", 97, 61, 10, VMAFHIP_CHROMA_420, none, "odd"},
-    {"float_ssim", 854, 480, 8, VMAFHIP_CHROMA_420, none, "scale 2"},
-    {"float_ssim", 1280, 720, 12, VMAFHIP_CHROMA_420, none, "scale 3"},
-    {"float_ssim", 1921, 1081, 8, VMAFHIP_CHROMA_400, none, "odd 1080p, scale 4"},
-    {"float_ssim", 3840, 2160, 16, VMAFHIP_CHROMA_420, none, "4K 16-bit, scale 8"},
-    {"float_ssim", 576, 324, 8, VMAFHIP_CHROMA_420,
-     [](VmafHipSettings *s) { s->ssim.scale = 3; }, "forced scale 3"},
-    {"adm", 33, 33, 8, VMAFHIP_CHROMA_420, none, "minimum 33x33"},
-    {"adm", 37, 33, 10, VMAFHIP_CHROMA_420, none, "37x33"},
-    {"adm", 97, 61, 8, VMAFHIP_CHROMA_420, none, "odd, border mirror at scale 3"},
-    {"adm", 321, 241, 12, VMAFHIP_CHROMA_420, none, "odd 12-bit"},
-    {"adm", 1920, 1080, 8, VMAFHIP_CHROMA_420, none, "1080p"},
-    {"adm", 1921, 1081, 10, VMAFHIP_CHROMA_420, none, "odd 1080p"},
-    {"adm", 3840, 2160, 8, VMAFHIP_CHROMA_420, none, "4K: den shift 1"},
-    {"adm", 640, 360, 8, VMAFHIP_CHROMA_420,
-     [](VmafHipSettings *s) { s->adm.enhn_gain_limit = 1; }, "gain limit 1"},
-    {"adm", 640, 360, 8, VMAFHIP_CHROMA_420,
-     [](VmafHipSettings *s) { s->adm.enhn_gain_limit = 1.2; }, "gain limit 1.2"},
-    {"adm", 640, 360, 10, VMAFHIP_CHROMA_420,
-     [](VmafHipSettings *s) { s->adm.skip_scale0 = 1; }, "skip scale 0"},
-    {"adm", 640, 360, 8, VMAFHIP_CHROMA_420,
-     [](VmafHipSettings *s) { s->adm.skip_aim = 1; }, "skip aim"},
-    {"adm", 640, 360, 8, VMAFHIP_CHROMA_420,
-     [](VmafHipSettings *s) { s->adm.csf_mode = 3; s->adm.ref_display_height = 2160; }, "csf mode 3, 2160"},
-    {"adm", 640, 360, 12, VMAFHIP_CHROMA_420,
-     [](VmafHipSettings *s) { s->adm.norm_view_dist = 5; }, "view distance 5"},
+    {"psnr", 1, 1, 8, VMAFHIP_CHROMA_420, "1x1"},
+    {"psnr", 2, 2, 8, VMAFHIP_CHROMA_420, "2x2"},
+    {"psnr", 17, 5, 10, VMAFHIP_CHROMA_422, "odd 4:2:2"},
+    {"psnr", 333, 111, 12, VMAFHIP_CHROMA_444, "odd 4:4:4"},
+    {"psnr", 1920, 1080, 16, VMAFHIP_CHROMA_420, "16-bit 1080p"},
+    {"psnr", 3840, 2160, 8, VMAFHIP_CHROMA_420, "4K"},
+    {"float_ssim", 11, 11, 8, VMAFHIP_CHROMA_420, "minimum 11x11"},
+    {"float_ssim", 97, 61, 10, VMAFHIP_CHROMA_420, "odd"},
+    {"float_ssim", 854, 480, 8, VMAFHIP_CHROMA_420, "scale 2"},
+    {"float_ssim", 1280, 720, 12, VMAFHIP_CHROMA_420, "scale 3"},
+    {"float_ssim", 1921, 1081, 8, VMAFHIP_CHROMA_400, "odd 1080p, scale 4"},
+    {"float_ssim", 3840, 2160, 16, VMAFHIP_CHROMA_420, "4K 16-bit, scale 8"},
+    {"float_ssim=scale=3", 576, 324, 8, VMAFHIP_CHROMA_420, "forced scale 3"},
+    {"adm", 33, 33, 8, VMAFHIP_CHROMA_420, "minimum 33x33"},
+    {"adm", 37, 33, 10, VMAFHIP_CHROMA_420, "37x33"},
+    {"adm", 97, 61, 8, VMAFHIP_CHROMA_420, "odd, border mirror at scale 3"},
+    {"adm", 321, 241, 12, VMAFHIP_CHROMA_420, "odd 12-bit"},
+    {"adm", 1920, 1080, 8, VMAFHIP_CHROMA_420, "1080p"},
+    {"adm", 1921, 1081, 10, VMAFHIP_CHROMA_420, "odd 1080p"},
+    {"adm", 3840, 2160, 8, VMAFHIP_CHROMA_420, "4K: den shift 1"},
+    {"adm=adm_enhn_gain_limit=1", 640, 360, 8, VMAFHIP_CHROMA_420, "gain limit 1"},
+    {"adm=adm_enhn_gain_limit=1.2", 640, 360, 8, VMAFHIP_CHROMA_420, "gain limit 1.2"},
+    {"adm=adm_skip_scale0=true", 640, 360, 10, VMAFHIP_CHROMA_420, "skip scale 0"},
+    {"adm=adm_skip_aim=true", 640, 360, 8, VMAFHIP_CHROMA_420, "skip aim"},
+    {"adm=adm_csf_mode=3:adm_ref_display_height=2160", 640, 360, 8, VMAFHIP_CHROMA_420,
+     "csf mode 3, 2160"},
+    {"adm=adm_norm_view_dist=5", 640, 360, 12, VMAFHIP_CHROMA_420, "view distance 5"},
 };
 
 // Random content with structure: smooth gradients, edges and noise, and a
@@ -125,37 +117,50 @@ FrameView view_of(const Geometry &g, const VmafHipPicture &r, const VmafHipPictu
     return f;
 }
 
-int compare(const char *what, const FrameAccum &cpu, const FrameAccum &gpu, const Metrics &m, double ssim_n)
+// Every extractor's accumulator block, CPU against GPU: bit for bit, except
+// float_ssim's double map sums (within a relative 1e-12: the GPU sums in
+// another order). @return the number of mismatches.
+int compare(const char *what, const uint8_t *cpu, const uint8_t *gpu, const Metrics &m)
 {
     int bad = 0;
-    auto check = [&](const char *name, long double a, long double b, bool exact) {
-        const bool ok = exact ? a == b : std::fabs(static_cast<double>(a - b)) <= 1e-12 * ssim_n + 1e-300;
-        if (!ok) {
-            std::printf("  MISMATCH %s %s: cpu %.17Lg gpu %.17Lg\n", what, name, a, b);
-            bad++;
-        }
-    };
-    check("max_sample", cpu.max_sample, gpu.max_sample, true);
-    if (m.psnr)
-        for (int p = 0; p < 3; p++)
-            check("psnr.sse", cpu.psnr.sse[p], gpu.psnr.sse[p], true);
-    if (m.ssim) {
-        check("ssim.sum", cpu.ssim.ssim, gpu.ssim.ssim, false);
-        check("ssim.l", cpu.ssim.l, gpu.ssim.l, false);
-        check("ssim.c", cpu.ssim.c, gpu.ssim.c, false);
-        check("ssim.s", cpu.ssim.s, gpu.ssim.s, false);
+    FrameHeader hc, hg;
+    std::memcpy(&hc, cpu, sizeof hc);
+    std::memcpy(&hg, gpu, sizeof hg);
+    if (hc.max_sample != hg.max_sample) {
+        std::printf("  MISMATCH %s max_sample: cpu %u gpu %u\n", what, hc.max_sample, hg.max_sample);
+        bad++;
     }
-    if (m.adm)
-        for (int s = 0; s < 4; s++)
-            for (int o = 0; o < 3; o++) {
-                char name[64];
-                std::snprintf(name, sizeof name, "adm.num[%d][%d]", s, o);
-                check(name, cpu.adm.num[s][o], gpu.adm.num[s][o], true);
-                std::snprintf(name, sizeof name, "adm.den[%d][%d]", s, o);
-                check(name, cpu.adm.den[s][o], gpu.adm.den[s][o], true);
-                std::snprintf(name, sizeof name, "adm.aim[%d][%d]", s, o);
-                check(name, cpu.adm.aim[s][o], gpu.adm.aim[s][o], true);
+    for (const Instance &x : m.ext) {
+        const uint8_t *a = cpu + x.accum_offset, *b = gpu + x.accum_offset;
+        const size_t n = x.ext->accum_bytes();
+        if (!std::memcmp(a, b, n))
+            continue;
+        if (!std::strcmp(x.ext->info().name, "float_ssim")) {
+            const double map = static_cast<const Ssim &>(*x.ext).params().map_w *
+                               static_cast<double>(static_cast<const Ssim &>(*x.ext).params().map_h);
+            const SsimAccum *c = reinterpret_cast<const SsimAccum *>(a);
+            const SsimAccum *g = reinterpret_cast<const SsimAccum *>(b);
+            const double d[4] = {c->ssim - g->ssim, c->l - g->l, c->c - g->c, c->s - g->s};
+            bool ok = true;
+            for (double v : d)
+                ok = ok && std::fabs(v) <= 1e-12 * map;
+            if (ok)
+                continue;
+        }
+        // Report the first differing 64-bit word.
+        for (size_t k = 0; k + 8 <= n; k += 8) {
+            uint64_t u, v;
+            std::memcpy(&u, a + k, 8);
+            std::memcpy(&v, b + k, 8);
+            if (u != v) {
+                std::printf("  MISMATCH %s %s, accumulator byte %zu: cpu 0x%016llx gpu 0x%016llx\n",
+                            what, x.ext->info().name, k, static_cast<unsigned long long>(u),
+                            static_cast<unsigned long long>(v));
+                break;
             }
+        }
+        bad++;
+    }
     return bad;
 }
 
@@ -179,7 +184,7 @@ int main(int argc, char **argv)
         else if (!std::strcmp(argv[i], "--bench"))
             bench = true;
         else {
-            std::fprintf(stderr, "usage: %s [--test=psnr|float_ssim|adm] [--seed=N] [--bench]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--test=EXTRACTOR] [--seed=N] [--bench]\n", argv[0]);
             return 2;
         }
     }
@@ -191,20 +196,15 @@ int main(int argc, char **argv)
     std::mt19937 rng(seed);
     int failures = 0, run = 0;
     for (const Case &c : cases) {
-        if (!only.empty() && only != c.feature)
+        const std::string extractor = std::string(c.spec).substr(0, std::strcspn(c.spec, "=|"));
+        if (!only.empty() && only != extractor)
             continue;
-        VmafHipSettings s = testfx::settings(
-            c.w, c.h, c.bpc, c.chroma,
-            !std::strcmp(c.feature, "psnr")  ? VMAFHIP_FEATURE_PSNR
-            : !std::strcmp(c.feature, "adm") ? VMAFHIP_FEATURE_ADM
-                                             : VMAFHIP_FEATURE_FLOAT_SSIM);
+        VmafHipSettings s = testfx::settings(c.w, c.h, c.bpc, c.chroma, c.spec);
         s.queue_depth = 1;
-        c.tweak(&s);
         Metrics m;
-        std::vector<std::string> names, agg;
         std::string err;
-        if (metrics_create(s, &m, &names, &agg, &err) < 0) {
-            std::printf("FAIL %-10s %4dx%-4d %2d-bit %s: %s\n", c.feature, c.w, c.h, c.bpc, c.what, err.c_str());
+        if (metrics_create(s, Logger(), &m, &err) < 0) {
+            std::printf("FAIL %-10s %4dx%-4d %2d-bit %s: %s\n", c.spec, c.w, c.h, c.bpc, c.what, err.c_str());
             failures++;
             continue;
         }
@@ -216,30 +216,36 @@ int main(int argc, char **argv)
             failures++;
             continue;
         }
-        std::vector<uint8_t> r0, d0, r1, d1;
-        VmafHipPicture pr0{}, pd0{}, pr1{}, pd1{};
-        make_pair(m.g, rng, &r0, &d0, &pr0, &pd0); // garbage frame first
-        make_pair(m.g, rng, &r1, &d1, &pr1, &pd1);
-        const int planes = m.chroma_planes_read();
-        FrameAccum a_cpu{}, a_gpu{}, scratch{};
-        const auto t_cpu = std::chrono::steady_clock::now();
-        cpu->submit(view_of(m.g, pr1, pd1, planes), &err);
-        cpu->collect(true, &a_cpu, &err);
-        const double cpu_ms = ms_since(t_cpu);
-        gpu->submit(view_of(m.g, pr0, pd0, planes), &err);
-        gpu->collect(true, &scratch, &err);
-        const auto t_gpu = std::chrono::steady_clock::now();
-        if (gpu->submit(view_of(m.g, pr1, pd1, planes), &err) < 0 || gpu->collect(true, &a_gpu, &err) < 0) {
-            std::printf("FAIL %s: %s\n", c.what, err.c_str());
-            failures++;
-            continue;
+        // Frames before the compared ones: a garbage frame the GPU results
+        // must not leak from, and the earlier pictures of look-behind.
+        const int frames = 1 + m.lookbehind + 1;
+        std::vector<std::vector<uint8_t>> rb(frames), db(frames);
+        std::vector<VmafHipPicture> pr(frames), pd(frames);
+        for (int i = 0; i < frames; i++)
+            make_pair(m.g, rng, &rb[i], &db[i], &pr[i], &pd[i]);
+        std::vector<uint8_t> a_cpu(m.accum_bytes), a_gpu(m.accum_bytes);
+        double cpu_ms = 0, gpu_ms = 0;
+        int bad = 0;
+        for (int i = 0; i < frames && !bad; i++) {
+            FrameView f = view_of(m.g, pr[i], pd[i], m.planes);
+            f.index = static_cast<unsigned>(i);
+            const auto t_cpu = std::chrono::steady_clock::now();
+            cpu->submit(f, true, &err);
+            cpu->collect(true, a_cpu.data(), &err);
+            cpu_ms = ms_since(t_cpu);
+            const auto t_gpu = std::chrono::steady_clock::now();
+            if (gpu->submit(f, true, &err) < 0 || gpu->collect(true, a_gpu.data(), &err) < 0) {
+                std::printf("FAIL %s: %s\n", c.what, err.c_str());
+                bad++;
+                break;
+            }
+            gpu_ms = ms_since(t_gpu);
+            if (i > m.lookbehind) // earlier frames read pictures the CPU does not have
+                bad += compare(c.what, a_cpu.data(), a_gpu.data(), m);
         }
-        const double gpu_ms = ms_since(t_gpu);
-        const double n = m.ssim ? static_cast<double>(m.ssim->map_w()) * m.ssim->map_h() : 1;
-        const int bad = compare(c.what, a_cpu, a_gpu, m, n);
         failures += bad != 0;
         run++;
-        std::printf("%s %-10s %4dx%-4d %2d-bit %-18s", bad ? "FAIL" : "ok  ", c.feature, c.w, c.h, c.bpc, c.what);
+        std::printf("%s %-34s %4dx%-4d %2d-bit %-18s", bad ? "FAIL" : "ok  ", c.spec, c.w, c.h, c.bpc, c.what);
         if (bench)
             std::printf("  cpu %8.2f ms  gpu %7.3f ms (one frame, synchronous)", cpu_ms, gpu_ms);
         std::printf("\n");

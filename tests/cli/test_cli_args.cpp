@@ -19,11 +19,11 @@ namespace {
 const char *const tiny = "minsize_psnr_chroma_2x2_yuv420p__ref_vs_noise20";
 const std::string see_help = " (vmafhip --help lists the options)";
 
-// The tiny fixture, psnr only, on the CPU, plus `extra`.
+// The tiny fixture, psnr only (no model), on the CPU, plus `extra`.
 std::vector<std::string> tiny_args(const std::vector<std::string> &extra = {})
 {
     std::vector<std::string> args = fixture_args(tiny);
-    args.insert(args.end(), {"--feature", "psnr", "--backend", "cpu"});
+    args.insert(args.end(), {"-n", "--feature", "psnr", "--backend", "cpu"});
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
 }
@@ -75,7 +75,7 @@ TEST(CliArgs, UnknownFlags)
     expect_error(tiny_args({"extra.yuv"}),
                  "unexpected argument 'extra.yuv': every input is given with an option (-r, -d)" +
                      see_help);
-    for (const char *flag : {"subsample", "cpumask", "frame_skip_ref", "aom_ctc"})
+    for (const char *flag : {"aom_ctc", "nflx_ctc"})
         expect_error(tiny_args({std::string("--") + flag, "1"}),
                      std::string("libvmaf's option --") + flag + " is not supported by vmafhip" +
                          see_help);
@@ -120,25 +120,30 @@ TEST(CliArgs, FlagForms)
                     a.replace(at, 1, to);
             }
         }
-        args.insert(args.end(), {"--feature=psnr", "--backend=cpu", "--json", "-o", "-", "-q"});
+        args.insert(args.end(), {"-n", "--feature=psnr", "--backend=cpu", "--json", "-o", "-", "-q"});
         const clitest::Result r = run(args);
         EXPECT_EQ(r.status, 0) << r.err;
         EXPECT_EQ(testjson::parse(r.out)["frames"].arr.size(), 3u);
     }
 }
 
-TEST(CliArgs, ModelIsNotImplementedNoPredictionIsAccepted)
+TEST(CliArgs, NoPredictionAndCompatibilityFlags)
 {
-    const std::string model = "-m/--model: the vmaf model is not implemented in vmafhip yet: run "
-                              "with -n/--no_prediction to compute the features only";
-    expect_error(tiny_args({"-m", "version=vmaf_v0.6.1"}), model);
-    expect_error(tiny_args({"--model=path=vmaf.json"}), model);
-    expect_error(tiny_args({"-m"}), model);
+    expect_error(tiny_args({"-m"}), "option -m/--model needs a value (PARAMS)");
+    expect_error(tiny_args({"--subsample", "0"}),
+                 "--subsample: 0 is not valid: 1 scores every frame, N every N-th");
     for (const char *n : {"-n", "--no_prediction"}) {
-        const clitest::Result r = run(tiny_args({n}));
+        std::vector<std::string> args = fixture_args(tiny);
+        args.insert(args.end(), {n, "--feature", "psnr", "--backend", "cpu"});
+        const clitest::Result r = run(args);
         EXPECT_EQ(r.status, 0) << r.err;
         EXPECT_EQ(r.out.rfind("psnr_y: ", 0), 0u) << r.out;
     }
+    // libvmaf's --cpumask and --gpumask are accepted and change nothing.
+    const clitest::Result plain = run(tiny_args());
+    const clitest::Result masked = run(tiny_args({"--cpumask", "63", "--gpumask=1"}));
+    EXPECT_EQ(masked.status, 0) << masked.err;
+    EXPECT_EQ(masked.out, plain.out);
 }
 
 // The spec is the library's to parse: its message, after the spec.
@@ -148,7 +153,7 @@ TEST(CliArgs, BadFeatureSpecs)
     const struct {
         const char *spec, *contains;
     } cases[] = {
-        {"vif", "unknown feature 'vif': accepted features are psnr, float_ssim, adm"},
+        {"cambi", "unknown feature 'cambi': accepted features are psnr, float_ssim, adm"},
         {"psnr=nope=1", "unknown option 'nope' for feature psnr"},
         {"psnr=enable_chroma=maybe", "'maybe' is not a valid value"},
         {"adm=egl=0", "out of range"},
@@ -156,8 +161,8 @@ TEST(CliArgs, BadFeatureSpecs)
     };
     for (const auto &c : cases) {
         std::vector<std::string> args = base;
-        args.insert(args.end(), {"--feature", c.spec});
-        expect_error_starting(args, std::string("--feature '") + c.spec + "': ", c.contains);
+        args.insert(args.end(), {"-n", "--feature", c.spec});
+        expect_error_starting(args, std::string("feature '") + c.spec + "': ", c.contains);
     }
 }
 
@@ -173,19 +178,27 @@ TEST(CliArgs, HelpListsEveryFlagAndFeatureOption)
              {"-r, --reference PATH", "-d, --distorted PATH", "-w, --width N", "-h, --height N",
               "-p, --pixel_format FMT", "-b, --bitdepth N", "--frame_cnt N", "--feature SPEC",
               "-n, --no_prediction", "-m, --model PARAMS", "-o, --output PATH", "--xml", "--json",
-              "--csv", "--full-precision", "-q, --quiet", "--backend B", "--device N",
-              "--threads N", "--help", "-v, --version"})
+              "--csv", "--sub", "--full-precision", "-q, --quiet", "--backend B", "--device N",
+              "--threads N", "--subsample N", "--frame_skip_ref N", "--frame_skip_dist N",
+              "--cpumask MASK", "--gpumask MASK", "--help", "-v, --version"})
             EXPECT_NE(h.find(flag), std::string::npos) << flag;
         const std::string flat = squeeze(h);
-        EXPECT_NE(flat.find("it has no vmaf model yet "), std::string::npos); // why -n does nothing
-        EXPECT_NE(flat.find("No vmaf model score is computed yet"), std::string::npos);
+        for (int i = 0; const char *m = vmafhip_builtin_model(i); i++)
+            EXPECT_NE(h.find(m), std::string::npos) << m;
+        for (int i = 0; i < vmafhip_feature_count(); i++) {
+            const char *feature, *about;
+            ASSERT_EQ(vmafhip_feature_info(i, &feature, &about), 0);
+            EXPECT_NE(flat.find(std::string(" ") + feature + " " + squeeze(about) + " "),
+                      std::string::npos)
+                << feature;
+        }
         ASSERT_GT(vmafhip_option_count(), 0);
         for (int i = 0; i < vmafhip_option_count(); i++) {
-            const char *feature, *name, *help, *def, *range;
-            ASSERT_EQ(vmafhip_option_info(i, &feature, &name, &help, &def, &range), 0);
-            EXPECT_NE(h.find(std::string("\n  ") + feature + "\n"), std::string::npos) << feature;
+            const char *feature, *name, *alias, *help, *def, *range;
+            ASSERT_EQ(vmafhip_option_info(i, &feature, &name, &alias, &help, &def, &range), 0);
             EXPECT_NE(h.find(std::string("\n    ") + name + " "), std::string::npos) << name;
-            EXPECT_NE(flat.find(std::string(" ") + name + " " + squeeze(help) + "; default " + def +
+            const std::string head = alias ? std::string(name) + " (" + alias + ")" : name;
+            EXPECT_NE(flat.find(" " + head + " " + squeeze(help) + "; default " + def +
                                 ", accepted: " + range + " "),
                       std::string::npos)
                 << name;
@@ -209,7 +222,8 @@ TEST(CliArgs, LibraryRejectsSettings)
     VmafHipSettings s;
     vmafhip_default_settings(&s);
     s.width = s.height = 2;
-    s.features = VMAFHIP_FEATURE_PSNR;
+    s.features = "psnr";
+    s.models = nullptr;
     s.threads = 5000;
     s.log_callback = [](void *, VmafHipLogLevel, const char *, va_list) {};
     VmafHipContext *c = nullptr;
@@ -264,7 +278,7 @@ TEST(CliProgress, OnATerminalOnly)
     const std::vector<std::string> args = fixture_args("natural1_576x324_yuv420p__ref_vs_x264crf38");
     auto with = [&](const std::vector<std::string> &extra) {
         std::vector<std::string> a = args;
-        a.insert(a.end(), {"--feature", "psnr", "--backend", "cpu", "-o", clitest::scratch("p.xml")});
+        a.insert(a.end(), {"-n", "--feature", "psnr", "--backend", "cpu", "-o", clitest::scratch("p.xml")});
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     };
@@ -298,7 +312,7 @@ TEST(CliProgress, ErrorStartsItsOwnLine)
     const int writer = clitest::feed_fifo(fifo, data, frame, 300);
     std::vector<std::string> args = fixture_args(f.name);
     args[1] = fifo;
-    args.insert(args.end(), {"--feature", "psnr", "--backend", "cpu"});
+    args.insert(args.end(), {"-n", "--feature", "psnr", "--backend", "cpu"});
     const clitest::Result r = run(args, true);
     clitest::finish_feed(writer);
     EXPECT_EQ(r.status, 1);

@@ -39,7 +39,7 @@ bool is_psnr(const std::string &name)
 clitest::Result run_psnr(const testfx::Fixture &f, const std::vector<std::string> &extra)
 {
     std::vector<std::string> args = fixture_args(f.name);
-    args.insert(args.end(), {"--feature", "psnr", "--backend", "cpu", "-o", "-"});
+    args.insert(args.end(), {"-n", "--feature", "psnr", "--backend", "cpu", "-o", "-"});
     args.insert(args.end(), extra.begin(), extra.end());
     return run(args);
 }
@@ -65,7 +65,7 @@ std::vector<const testfx::Fixture *> psnr_fixtures()
 {
     std::vector<const testfx::Fixture *> out;
     for (const auto &f : testfx::fixtures())
-        if (f.features & VMAFHIP_FEATURE_PSNR)
+        if (f.has("psnr"))
             out.push_back(&f);
     return out;
 }
@@ -274,7 +274,7 @@ TEST(CliGolden, SummaryPrintsPooledMeans)
     const Value golden = testjson::parse_file(testfx::path(f.golden));
     for (const bool full : {false, true}) {
         std::vector<std::string> args = fixture_args(f.name);
-        args.insert(args.end(), {"--feature", "psnr", "--backend", "cpu"});
+        args.insert(args.end(), {"-n", "--feature", "psnr", "--backend", "cpu"});
         if (full)
             args.push_back("--full-precision");
         const clitest::Result r = run(args);
@@ -294,39 +294,38 @@ TEST(CliGolden, LogToAFileDefaultsToXml)
 {
     const std::string out = clitest::scratch("default-format.log");
     std::vector<std::string> args = fixture_args("minsize_psnr_chroma_2x2_yuv420p__ref_vs_noise20");
-    args.insert(args.end(), {"--feature", "psnr", "--backend", "cpu", "-o", out});
+    args.insert(args.end(), {"-n", "--feature", "psnr", "--backend", "cpu", "-o", out});
     const clitest::Result r = run(args);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, ""); // a log file, so no summary
     EXPECT_EQ(clitest::read_file(out).rfind("<VMAF version=\"", 0), 0u);
 }
 
-// Every feature at once: per-frame names are the golden's (less the vif,
-// motion and vmaf ones vmafhip does not compute yet), in every frame and
-// pooled with the four statistics. Values belong to the extractors' tests.
+// Every feature of the golden at once: per-frame names are the golden's, in
+// every frame and pooled with the four statistics. Values belong to the
+// extractors' tests.
 TEST(CliGolden, AllFeaturesHaveTheGoldensStructure)
 {
     for (const auto &f : testfx::fixtures()) {
         SCOPED_TRACE(f.name);
         std::vector<std::string> args = fixture_args(f.name);
         args.insert(args.end(), {"--backend", "cpu", "--json", "-o", "-"});
-        if (f.features != VMAFHIP_FEATURE_ALL) // the library's default is all three
-            for (const auto &feature : std::vector<std::pair<unsigned, const char *>>{
-                     {VMAFHIP_FEATURE_PSNR, "psnr"},
-                     {VMAFHIP_FEATURE_FLOAT_SSIM, "float_ssim"},
-                     {VMAFHIP_FEATURE_ADM, "adm"}})
-                if (f.features & feature.first)
-                    args.insert(args.end(), {"--feature", feature.second});
+        for (const auto &feature : split(f.features, '|'))
+            args.insert(args.end(), {"--feature", feature});
+        if (f.models.empty())
+            args.push_back("-n");
+        else
+            args.insert(args.end(), {"-m", f.models});
         const clitest::Result r = run(args);
         ASSERT_EQ(r.status, 0) << r.err;
         const Value log = testjson::parse(r.out);
         const Value golden = testjson::parse_file(testfx::path(f.golden));
         std::set<std::string> want;
         for (const auto &kv : golden["frames"].arr[0]["metrics"].obj)
-            if ((is_psnr(kv.first) && (f.features & VMAFHIP_FEATURE_PSNR)) ||
-                (kv.first == "float_ssim" && (f.features & VMAFHIP_FEATURE_FLOAT_SSIM)) ||
+            if ((is_psnr(kv.first) && f.has("psnr")) ||
+                (kv.first == "float_ssim" && f.has("float_ssim")) ||
                 ((kv.first.rfind("integer_adm", 0) == 0 || kv.first == "integer_aim") &&
-                 (f.features & VMAFHIP_FEATURE_ADM)))
+                 f.has("adm")))
                 want.insert(kv.first);
         for (const char *key : {"version", "fps", "frames", "pooled_metrics", "aggregate_metrics"})
             EXPECT_NE(log.get(key), nullptr) << key;
@@ -359,7 +358,7 @@ TEST(CliGolden, AggregatesAndNonFiniteValues)
 {
     const testfx::Fixture &f = testfx::fixture("natural6_176x144_gray__ref_vs_gblur1p2noise12");
     std::vector<std::string> args = fixture_args(f.name);
-    args.insert(args.end(), {"--feature", "psnr=enable_apsnr=true", "--backend", "cpu"});
+    args.insert(args.end(), {"-n", "--feature", "psnr=enable_apsnr=true", "--backend", "cpu"});
 
     std::vector<std::string> json = args;
     json.insert(json.end(), {"--json", "-o", "-"});

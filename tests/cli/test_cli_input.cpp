@@ -23,17 +23,17 @@ size_t frame_bytes(const testfx::Fixture &f)
     return testfx::Clip(f.ref, f.w, f.h, f.bpc, f.chroma).frame_bytes();
 }
 
-// --feature flags for the features a fixture defines (none: the default,
-// all three).
+// The flags for what a fixture's golden holds: --feature per feature, and
+// its model (-m) or none (-n).
 std::vector<std::string> feature_args(const testfx::Fixture &f)
 {
     std::vector<std::string> out;
-    if (f.features == VMAFHIP_FEATURE_ALL)
-        return out;
-    if (f.features & VMAFHIP_FEATURE_PSNR)
-        out.insert(out.end(), {"--feature", "psnr"});
-    if (f.features & VMAFHIP_FEATURE_FLOAT_SSIM)
-        out.insert(out.end(), {"--feature", "float_ssim"});
+    for (const auto &feature : clitest::split(f.features, '|'))
+        out.insert(out.end(), {"--feature", feature});
+    if (f.models.empty())
+        out.push_back("-n");
+    else
+        out.insert(out.end(), {"-m", f.models});
     return out;
 }
 
@@ -87,7 +87,7 @@ std::vector<std::string> y4m_pair(const testfx::Fixture &f, const std::string &t
 
 // The message vmafhip_open() gives for these settings, which the CLI must
 // print as is.
-std::string open_error(int w, int h, int bpc, unsigned features, VmafHipBackend backend)
+std::string open_error(int w, int h, int bpc, const char *features, VmafHipBackend backend)
 {
     VmafHipSettings s = testfx::settings(w, h, bpc, VMAFHIP_CHROMA_420, features);
     s.backend = backend;
@@ -247,7 +247,7 @@ TEST(CliY4m, BadFrameLine)
 {
     const std::string path = scratch("framx.y4m");
     clitest::write_file(path, "YUV4MPEG2 W2 H2\nFRAME\n123456FRAMX\n123456");
-    const clitest::Result r = run_expecting_failure({"-r", path, "-d", path, "--feature", "psnr"});
+    const clitest::Result r = run_expecting_failure({"-r", path, "-d", path, "-n", "--feature", "psnr"});
     EXPECT_EQ(r.err, "vmafhip: bad y4m frame in reference '" + path +
                          "': frame 1 (counted from 0) does not start with a FRAME line\n");
 }
@@ -260,7 +260,7 @@ TEST(CliY4m, NoFrames)
         y4m_pair(testfx::fixture("minsize_psnr_chroma_2x2_yuv420p__ref_vs_noise20"), "420jpeg");
     for (const bool ref_empty : {true, false}) {
         const clitest::Result r = run_expecting_failure(
-            {"-r", ref_empty ? empty : y4m[1], "-d", ref_empty ? y4m[3] : empty, "--feature", "psnr"});
+            {"-r", ref_empty ? empty : y4m[1], "-d", ref_empty ? y4m[3] : empty, "-n", "--feature", "psnr"});
         EXPECT_EQ(r.err, std::string("vmafhip: no frame to score: ") +
                              (ref_empty ? "reference '" : "distorted '") + empty +
                              "' has no frames\n");
@@ -275,7 +275,7 @@ TEST(CliY4m, TruncatedFrame)
     clitest::write_file(y4m[3], data.substr(0, data.size() - 100));
     const std::string log = scratch("truncated.json");
     const clitest::Result r =
-        run_expecting_failure({"-r", y4m[1], "-d", y4m[3], "--feature", "psnr", "-o", log});
+        run_expecting_failure({"-r", y4m[1], "-d", y4m[3], "-n", "--feature", "psnr", "-o", log});
     EXPECT_EQ(r.err, "vmafhip: truncated y4m frame in distorted '" + y4m[3] +
                          "': frame 9 (counted from 0) has 279836 of its 279936 bytes\n");
     EXPECT_FALSE(clitest::file_exists(log));
@@ -353,19 +353,18 @@ TEST(CliYuv, FormatRejectedByTheLibrary)
         int index; // into base: 5 = -w value, 7 = -h value, 11 = -b value
         const char *value;
         int w, h, bpc;
-        unsigned features;
+        const char *features;
     } cases[] = {
-        {5, "0", 0, 2, 8, VMAFHIP_FEATURE_PSNR},
-        {5, "40000", 40000, 2, 8, VMAFHIP_FEATURE_PSNR},
-        {7, "0", 2, 0, 8, VMAFHIP_FEATURE_PSNR},
-        {11, "9", 2, 2, 9, VMAFHIP_FEATURE_PSNR},
-        {11, "16", 2, 2, 16, VMAFHIP_FEATURE_ALL}, // integer ADM has no 16-bit path
+        {5, "0", 0, 2, 8, "psnr"},
+        {5, "40000", 40000, 2, 8, "psnr"},
+        {7, "0", 2, 0, 8, "psnr"},
+        {11, "9", 2, 2, 9, "psnr"},
+        {11, "16", 2, 2, 16, "adm"}, // integer ADM has no 16-bit path
     };
     for (const auto &c : cases) {
         std::vector<std::string> args = base;
         args[c.index] = c.value;
-        if (c.features == VMAFHIP_FEATURE_PSNR)
-            args.insert(args.end(), {"--feature", "psnr"});
+        args.insert(args.end(), {"-n", "--feature", c.features});
         const std::string want = open_error(c.w, c.h, c.bpc, c.features, VMAFHIP_BACKEND_CPU);
         ASSERT_FALSE(want.empty());
         const clitest::Result r = run_expecting_failure(args);
@@ -384,7 +383,7 @@ TEST(CliInput, DifferentLengthsScoreTheCommonFrames)
                         clitest::read_file(testfx::path(f.dis)).substr(0, 7 * frame_bytes(f)));
     std::vector<std::string> args = fixture_args(f.name);
     args[3] = short_dis;
-    args.insert(args.end(), {"--feature", "psnr", "--backend", "cpu", "--json", "--full-precision",
+    args.insert(args.end(), {"-n", "--feature", "psnr", "--backend", "cpu", "--json", "--full-precision",
                              "-o", "-"});
     clitest::Result r = run(args);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -402,7 +401,7 @@ TEST(CliInput, DifferentLengthsScoreTheCommonFrames)
     const std::string ref4 = scratch("ref4.y4m"), dis10 = scratch("dis10.y4m");
     clitest::make_y4m(ref4, testfx::path(f.ref), f.w, f.h, "420jpeg", frame_bytes(f), 4);
     clitest::make_y4m(dis10, testfx::path(f.dis), f.w, f.h, "420jpeg", frame_bytes(f));
-    r = run({"-r", ref4, "-d", dis10, "--feature", "psnr", "--backend", "cpu", "--json", "-o", "-"});
+    r = run({"-r", ref4, "-d", dis10, "-n", "--feature", "psnr", "--backend", "cpu", "--json", "-o", "-"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "vmafhip: warning: distorted '" + dis10 + "' has 10 frames and reference '" +
                          ref4 +
@@ -414,7 +413,7 @@ TEST(CliInput, DifferentLengthsScoreTheCommonFrames)
 TEST(CliInput, FrameCountLimit)
 {
     std::vector<std::string> args = fixture_args(natural1);
-    args.insert(args.end(), {"--feature", "psnr", "--frame_cnt", "3"});
+    args.insert(args.end(), {"-n", "--feature", "psnr", "--frame_cnt", "3"});
     EXPECT_EQ(run_log(args)["frames"].arr.size(), 3u); // and no length warning
     args.back() = "0"; // libvmaf's default: every frame
     EXPECT_EQ(run_log(args)["frames"].arr.size(), 10u);
@@ -435,7 +434,7 @@ TEST(CliInput, UnscorableFrameFailsTheRun)
     args[1] = ref_path;
     args[3] = dis_path;
     const std::string log = scratch("range.json");
-    args.insert(args.end(), {"--feature", "psnr", "--json", "-o", log});
+    args.insert(args.end(), {"-n", "--feature", "psnr", "--json", "-o", log});
     const clitest::Result r = run_expecting_failure(args);
     EXPECT_EQ(r.err, "vmafhip: frame 1: sample value 65535 is above the 10-bit maximum 1023: this "
                      "frame is not scored; nothing was written\n");
@@ -451,7 +450,7 @@ TEST(CliInput, RawFromAPipe)
     ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
     const Value want = run_log([&] {
         std::vector<std::string> a = fixture_args(f.name);
-        a.insert(a.end(), {"--feature", "psnr"});
+        a.insert(a.end(), {"-n", "--feature", "psnr"});
         return a;
     }());
     for (const bool partial : {false, true}) {
@@ -460,7 +459,7 @@ TEST(CliInput, RawFromAPipe)
             clitest::feed_fifo(fifo, partial ? data.substr(0, 3 * frame_bytes(f) + 1000) : data);
         std::vector<std::string> args = fixture_args(f.name);
         args[1] = fifo;
-        args.insert(args.end(), {"--feature", "psnr", "--backend", "cpu", "--json",
+        args.insert(args.end(), {"-n", "--feature", "psnr", "--backend", "cpu", "--json",
                                  "--full-precision", "-o", "-"});
         const clitest::Result r = run(args);
         clitest::finish_feed(writer);

@@ -193,14 +193,18 @@ std::unique_ptr<VmafHipContext> fake_context()
     c->log = vmafhip::Logger(quiet_log, nullptr, VMAFHIP_LOG_DEBUG);
     c->settings.width = 64;
     c->settings.height = 48;
-    c->names = {"feature_a", "feature_b", "feature_c"};
-    for (const auto &n : c->names)
+    c->metrics.names = {"feature_a", "feature_b", "feature_c"};
+    for (const auto &n : c->metrics.names)
         c->name_ptrs.push_back(n.c_str());
-    c->values = {99, 99, 99, 1e-7, 0.5, qnan, 27.000000853, -0.25, 1.0, 3.0, inf, 2.0};
+    c->rows.set_width(3);
+    const double values[] = {99, 99, 99, 1e-7, 0.5, qnan, 27.000000853, -0.25, 1.0, 3.0, inf, 2.0};
+    for (int i = 0; i < 4; i++)
+        std::copy(values + 3 * i, values + 3 * i + 3, c->rows.add());
     c->status = {-ERANGE, 0, 0, 0};
-    c->finished = 4;
-    c->aggregate_names = {"agg_x", "agg_y"};
-    for (const auto &n : c->aggregate_names)
+    c->collected = c->completed = 4;
+    c->flushed = true;
+    c->metrics.aggregate_names = {"agg_x", "agg_y"};
+    for (const auto &n : c->metrics.aggregate_names)
         c->aggregate_name_ptrs.push_back(n.c_str());
     c->aggregate_values = {-inf, 42.0000001};
     c->aggregates_ready = true;
@@ -316,13 +320,24 @@ TEST(OutputWriters, XmlText)
     EXPECT_EQ(capture(vmafhip::write_xml, *c, FULL), with_version(want_xml_full));
 }
 
+// libvmaf's subtitle layout: a MicroDVD line per scored frame.
+TEST(OutputWriters, SubText)
+{
+    const auto c = fake_context();
+    EXPECT_EQ(capture(vmafhip::write_sub, *c, 0),
+              "{1}{2}frame: 1|feature_a: 0.000000|feature_b: 0.500000|feature_c: nan|\n"
+              "{2}{3}frame: 2|feature_a: 27.000001|feature_b: -0.250000|feature_c: 1.000000|\n"
+              "{3}{4}frame: 3|feature_a: 3.000000|feature_b: inf|feature_c: 2.000000|\n");
+}
+
 // The entry point flushes, then writes the chosen format to the file.
 TEST(OutputWriteLog, WritesEachFormatToAFile)
 {
     const std::pair<VmafHipLogFormat, void (*)(const VmafHipContext &, unsigned, FILE *)>
         formats[] = {{VMAFHIP_LOG_FMT_JSON, vmafhip::write_json},
                      {VMAFHIP_LOG_FMT_CSV, vmafhip::write_csv},
-                     {VMAFHIP_LOG_FMT_XML, vmafhip::write_xml}};
+                     {VMAFHIP_LOG_FMT_XML, vmafhip::write_xml},
+                     {VMAFHIP_LOG_FMT_SUB, vmafhip::write_sub}};
     for (const auto &f : formats) {
         for (const unsigned flags : {0u, FULL}) {
             auto c = fake_context();
@@ -362,10 +377,10 @@ TEST(OutputWriteLog, BadArguments)
 {
     auto c = fake_context();
     const std::string path = clitest::scratch("bad.log");
-    EXPECT_EQ(vmafhip_write_log(c.get(), path.c_str(), static_cast<VmafHipLogFormat>(3), 0),
+    EXPECT_EQ(vmafhip_write_log(c.get(), path.c_str(), static_cast<VmafHipLogFormat>(4), 0),
               -EINVAL);
     EXPECT_EQ(std::string(vmafhip_last_error(c.get())),
-              "log format 3 is not valid: accepted are json (0), csv (1) and xml (2)");
+              "log format 4 is not valid: accepted are json (0), csv (1), xml (2) and sub (3)");
     EXPECT_EQ(vmafhip_write_log(c.get(), path.c_str(), VMAFHIP_LOG_FMT_JSON, 2), -EINVAL);
     EXPECT_EQ(std::string(vmafhip_last_error(c.get())),
               "log flags 0x2 are not valid: accepted are 0 and VMAFHIP_LOG_FULL_PRECISION");

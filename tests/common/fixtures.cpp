@@ -14,12 +14,16 @@ namespace testfx {
 
 namespace {
 
-constexpr unsigned ALL = VMAFHIP_FEATURE_ALL;
-constexpr unsigned NO_ADM = VMAFHIP_FEATURE_PSNR | VMAFHIP_FEATURE_FLOAT_SSIM;
+// The features each golden holds (libvmaf's extractor names), in the order
+// its run registered them: that is the order of libvmaf's log.
+const char ALL[] = "adm|psnr|float_ssim";
+const char NO_ADM[] = "psnr|float_ssim";
+const char SSIM_PSNR[] = "float_ssim|psnr";
+const char PSNR[] = "psnr";
 
 Fixture make(const std::string &content, int w, int h, const std::string &pixfmt, int bpc,
              VmafHipChroma chroma, const std::string &ref, const std::string &dis, int frames,
-             unsigned features, const std::string &golden_suffix, bool debug)
+             const char *features, const std::string &golden_suffix, bool debug)
 {
     const std::string size = std::to_string(w) + "x" + std::to_string(h);
     const std::string base = content + "_" + size + "_" + pixfmt;
@@ -68,11 +72,11 @@ const std::vector<Fixture> &fixtures()
         make("minsize_admclean", 37, 33, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "noise20", 3,
              ALL, ".fullprec.json", false),
         make("minsize_float_ssim", 11, 11, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "noise20", 3,
-             NO_ADM, ".fullprec.json", false),
+             SSIM_PSNR, ".fullprec.json", false),
         make("minsize_psnr", 1, 1, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "noise20", 3,
-             VMAFHIP_FEATURE_PSNR, ".fullprec.json", false),
+             PSNR, ".fullprec.json", false),
         make("minsize_psnr_chroma", 2, 2, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "noise20", 3,
-             VMAFHIP_FEATURE_PSNR, ".fullprec.json", false),
+             PSNR, ".fullprec.json", false),
     };
     return all;
 }
@@ -134,7 +138,12 @@ std::map<std::string, std::vector<double>> golden_frames(const std::string &gold
     return out;
 }
 
-VmafHipSettings settings(int w, int h, int bpc, VmafHipChroma chroma, unsigned features)
+bool Fixture::has(const std::string &feature) const
+{
+    return ("|" + features + "|").find("|" + feature + "|") != std::string::npos;
+}
+
+VmafHipSettings settings(int w, int h, int bpc, VmafHipChroma chroma, const char *features)
 {
     VmafHipSettings s;
     vmafhip_default_settings(&s);
@@ -143,12 +152,15 @@ VmafHipSettings settings(int w, int h, int bpc, VmafHipChroma chroma, unsigned f
     s.bitdepth = bpc;
     s.chroma = chroma;
     s.features = features;
+    s.models = nullptr;
     return s;
 }
 
-VmafHipSettings settings_for(const Fixture &f, unsigned features)
+VmafHipSettings settings_for(const Fixture &f)
 {
-    return settings(f.w, f.h, f.bpc, f.chroma, features);
+    VmafHipSettings s = settings(f.w, f.h, f.bpc, f.chroma, f.features.c_str());
+    s.models = f.models.empty() ? nullptr : f.models.c_str();
+    return s;
 }
 
 } // namespace testfx

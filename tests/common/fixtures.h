@@ -18,7 +18,12 @@ struct Fixture {
     int w, h, bpc;
     VmafHipChroma chroma;
     int frames;
-    unsigned features;     ///< features the golden holds (and libvmaf defines here)
+    std::string features;  ///< features the golden holds (and libvmaf defines here), a
+                           ///< VmafHipSettings::features string
+    std::string models;    ///< the model of the golden ("" = none), VmafHipSettings::models
+
+    /// Whether the golden holds extractor `feature`'s outputs.
+    bool has(const std::string &feature) const;
     std::string golden;    ///< the reference golden (plain-C libvmaf path), full precision
     std::string debug;     ///< debug golden (adm num/den) or "" where it is not the plain-C path
 };
@@ -53,10 +58,11 @@ private:
 /// Per-frame values of a golden: name -> one value per frame (NaN for null).
 std::map<std::string, std::vector<double>> golden_frames(const std::string &golden_file);
 
-/// Default settings for a frame size and format (features as given).
-VmafHipSettings settings(int w, int h, int bpc, VmafHipChroma chroma, unsigned features);
+/// Default settings for a frame size and format, features as given (a
+/// string that must outlive the settings' use), no model.
+VmafHipSettings settings(int w, int h, int bpc, VmafHipChroma chroma, const char *features);
 
-/// Settings for a fixture pair (features as given).
-VmafHipSettings settings_for(const Fixture &f, unsigned features);
+/// Settings for a fixture pair: everything its golden holds.
+VmafHipSettings settings_for(const Fixture &f);
 
 } // namespace testfx

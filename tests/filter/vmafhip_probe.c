@@ -2,13 +2,14 @@
  * The library's side of the filter tests: what the filter must agree with.
  *
  *   vmafhip_probe options
- *       one line per library option: feature, name, default, range (tab-separated)
+ *       one line per library option: feature, name, alias, default, range (tab-separated)
  *   vmafhip_probe devices
  *       the number of GPUs the library can use
- *   vmafhip_probe score W H PIX_FMT DIS REF [-f FEATURES] [-b BACKEND] [-o FEATURE=OPT=VAL]...
+ *   vmafhip_probe score W H PIX_FMT DIS REF [-f FEATURES] [-m MODELS] [-s N] [-b BACKEND]
  *       scores raw files (FFmpeg layout) through the public API and prints each
- *       frame as "metadata=print" would: "frame:N" and "lavfi.libvmaf_hip.NAME=%.6f"
- *       FEATURES: psnr+float_ssim+adm (default all); BACKEND: cpu (default), hip, auto
+ *       scored frame as "metadata=print" would: "frame:N" and
+ *       "lavfi.libvmaf_hip.NAME=%.6f". FEATURES and MODELS: the library's
+ *       strings (default: none); N: n_subsample; BACKEND: cpu (default), hip, auto
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -21,8 +22,8 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: vmafhip_probe options | devices\n"
-                    "       vmafhip_probe score W H PIX_FMT DIS REF [-f FEATURES] [-b BACKEND] "
-                    "[-o FEATURE=OPT=VAL]...\n");
+                    "       vmafhip_probe score W H PIX_FMT DIS REF [-f FEATURES] [-m MODELS] "
+                    "[-s N] [-b BACKEND]\n");
     return 2;
 }
 
@@ -30,10 +31,10 @@ static int list_options(void)
 {
     const int n = vmafhip_option_count();
     for (int i = 0; i < n; i++) {
-        const char *feature, *name, *help, *def, *range;
-        if (vmafhip_option_info(i, &feature, &name, &help, &def, &range) < 0)
+        const char *feature, *name, *alias, *help, *def, *range;
+        if (vmafhip_option_info(i, &feature, &name, &alias, &help, &def, &range) < 0)
             return 1;
-        printf("%s\t%s\t%s\t%s\n", feature, name, def, range);
+        printf("%s\t%s\t%s\t%s\t%s\n", feature, name, alias ? alias : "", def, range);
     }
     return 0;
 }
@@ -79,12 +80,13 @@ static int score(int argc, char **argv)
     VmafHipContext *c = NULL;
     FILE *fd = NULL, *fr = NULL;
     unsigned char *bd = NULL, *br = NULL;
-    const char *features = NULL, *backend = "cpu";
+    const char *backend = "cpu";
     int ret = 1;
 
     if (argc < 7)
         return usage();
     vmafhip_default_settings(&s);
+    s.models = NULL;
     s.log_callback = log_cb;
     s.width = atoi(argv[2]);
     s.height = atoi(argv[3]);
@@ -93,32 +95,16 @@ static int score(int argc, char **argv)
         return 2;
     }
     for (int i = 7; i < argc; i++) {
-        if (!strcmp(argv[i], "-f") && i + 1 < argc) {
-            features = argv[++i];
-        } else if (!strcmp(argv[i], "-b") && i + 1 < argc) {
+        if (!strcmp(argv[i], "-f") && i + 1 < argc)
+            s.features = argv[++i];
+        else if (!strcmp(argv[i], "-m") && i + 1 < argc)
+            s.models = argv[++i];
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+            s.n_subsample = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-b") && i + 1 < argc)
             backend = argv[++i];
-        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-            char buf[256], *opt, *val;
-            snprintf(buf, sizeof(buf), "%s", argv[++i]);
-            opt = strchr(buf, '=');
-            val = opt ? strchr(opt + 1, '=') : NULL;
-            if (!val)
-                return usage();
-            *opt++ = 0;
-            *val++ = 0;
-            if (vmafhip_settings_set(&s, buf, opt, val) < 0)
-                return 1;
-        } else {
+        else
             return usage();
-        }
-    }
-    if (features) {
-        char buf[256], *save = NULL;
-        snprintf(buf, sizeof(buf), "%s", features);
-        s.features = 0;
-        for (char *t = strtok_r(buf, "+", &save); t; t = strtok_r(NULL, "+", &save))
-            if (vmafhip_settings_use_feature(&s, t) < 0)
-                return 1;
     }
     s.backend = !strcmp(backend, "hip") ? VMAFHIP_BACKEND_HIP :
                 !strcmp(backend, "auto") ? VMAFHIP_BACKEND_AUTO : VMAFHIP_BACKEND_CPU;
@@ -162,8 +148,11 @@ static int score(int argc, char **argv)
         const int n = vmafhip_feature_names(c, &names);
         for (unsigned f = 0; f < vmafhip_frame_count(c); f++) {
             const double *v;
-            if (vmafhip_frame_scores(c, f, 1, &v) < 0)
+            const int st = vmafhip_frame_scores(c, f, 1, &v);
+            if (st < 0)
                 goto end;
+            if (st == VMAFHIP_FRAME_SKIPPED)
+                continue;
             printf("frame:%u\n", f);
             for (int i = 0; i < n; i++)
                 printf("lavfi.libvmaf_hip.%s=%.6f\n", names[i], v[i]);

@@ -23,6 +23,17 @@ namespace {
 using testfx::Ctx;
 using testfx::open_ctx;
 
+// Every extractor with every optional output.
+const char kEverything[] = "psnr=enable_mse=true|float_ssim=enable_lcs=true|adm=debug=true";
+// What the fixtures' goldens hold.
+const char kAll[] = "psnr|float_ssim|adm";
+
+VmafHipSettings fixture_settings(const testfx::Fixture &f)
+{
+    VmafHipSettings s = testfx::settings(f.w, f.h, f.bpc, f.chroma, kAll);
+    return s;
+}
+
 size_t resident_kib()
 {
     std::ifstream f("/proc/self/status");
@@ -115,10 +126,7 @@ TEST(GpuStress, FormatsAndOddSizes)
             ref.emplace_back(c.w, c.h, c.bpc, c.chroma, rng);
             dis.emplace_back(c.w, c.h, c.bpc, c.chroma, rng, &ref.back(), 3 + 4 * i);
         }
-        VmafHipSettings s = testfx::settings(c.w, c.h, c.bpc, c.chroma, VMAFHIP_FEATURE_ALL);
-        s.adm.debug = 1;
-        s.ssim.enable_lcs = 1;
-        s.psnr.enable_mse = 1;
+        VmafHipSettings s = testfx::settings(c.w, c.h, c.bpc, c.chroma, kEverything);
         s.backend = VMAFHIP_BACKEND_CPU;
         const auto cpu = score(s, ref, dis);
         s.backend = VMAFHIP_BACKEND_HIP;
@@ -144,7 +152,7 @@ TEST(GpuStress, ThousandFramesNoDriftNoGrowth)
 {
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_mpeg2q28");
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
-    VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
+    VmafHipSettings s = fixture_settings(f);
     s.backend = VMAFHIP_BACKEND_HIP;
     Ctx c = open_ctx(s);
     ASSERT_TRUE(c);
@@ -183,7 +191,7 @@ TEST(GpuStress, TwoContextsTwoThreads)
     const testfx::Fixture &fb = testfx::fixture("natural2_352x288_yuv420p10le__ref_vs_x265crf32");
     auto run = [](const testfx::Fixture &f, VmafHipBackend backend, int repeats) {
         const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
-        VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
+        VmafHipSettings s = fixture_settings(f);
         s.backend = backend;
         Ctx c = open_ctx(s);
         std::vector<double> all;
@@ -225,6 +233,8 @@ TEST(GpuStress, FrameTooLargeForTheDevice)
     s.height = 32768;
     s.bitdepth = 12;
     s.chroma = VMAFHIP_CHROMA_444;
+    s.features = kAll;
+    s.models = nullptr;
     s.queue_depth = 16;
     s.backend = VMAFHIP_BACKEND_HIP;
     VmafHipContext *c = nullptr;
@@ -236,7 +246,7 @@ TEST(GpuStress, FrameTooLargeForTheDevice)
     // Still usable: a normal context scores.
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
-    VmafHipSettings ok = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
+    VmafHipSettings ok = fixture_settings(f);
     ok.backend = VMAFHIP_BACKEND_HIP;
     Ctx good = open_ctx(ok);
     const VmafHipPicture r = ref.picture(0), d = dis.picture(0);

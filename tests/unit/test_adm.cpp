@@ -11,8 +11,8 @@
 //   AdmThreads.*  accumulators independent of the thread count; 1080p timing
 //
 // Quick start for a new case: add the pair to tests/common/fixtures.cpp with
-// VMAFHIP_FEATURE_ADM in `features`; AdmGolden.EveryFixtureBitExact picks it
-// up. For an option, run(settings_with(...)) and compare with `bits()`.
+// adm in `features`; AdmGolden.EveryFixtureBitExact picks it up. For an
+// option, run with settings(f, "adm=option=value") and compare with `bits()`.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,6 +27,7 @@
 
 #include "base/thread_pool.h"
 #include "extractors/adm.h"
+#include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
 
 using namespace vmafhip;
@@ -64,11 +65,10 @@ struct Scores {
     }
 };
 
-/// Score pictures pairs (dis, ref) on the CPU backend with ADM only.
+/// Score pictures pairs (dis, ref) on the CPU backend.
 Scores run_pictures(VmafHipSettings s, const std::vector<std::pair<VmafHipPicture, VmafHipPicture>> &pairs)
 {
     s.backend = VMAFHIP_BACKEND_CPU;
-    s.features = VMAFHIP_FEATURE_ADM;
     s.log_level = VMAFHIP_LOG_ERROR;
     Scores r;
     VmafHipContext *c = nullptr;
@@ -102,9 +102,13 @@ Scores run_fixture(const testfx::Fixture &f, VmafHipSettings s, int frames = -1)
     return run_pictures(s, pairs);
 }
 
-VmafHipSettings settings(const testfx::Fixture &f)
+/// Settings for fixture f with ADM only; spec: "adm" with options.
+VmafHipSettings settings(const testfx::Fixture &f, const char *spec = "adm")
 {
-    return testfx::settings_for(f, VMAFHIP_FEATURE_ADM);
+    VmafHipSettings s = testfx::settings_for(f);
+    s.features = spec;
+    s.models = nullptr;
+    return s;
 }
 
 bool is_adm_name(const std::string &n)
@@ -149,9 +153,9 @@ struct GrayPair {
     }
 };
 
-VmafHipSettings gray_settings(int w, int h, int bpc = 8)
+VmafHipSettings gray_settings(int w, int h, int bpc = 8, const char *spec = "adm")
 {
-    return testfx::settings(w, h, bpc, VMAFHIP_CHROMA_400, VMAFHIP_FEATURE_ALL);
+    return testfx::settings(w, h, bpc, VMAFHIP_CHROMA_400, spec);
 }
 
 /// Deterministic textured content: smooth gradients, edges and noise; dis is
@@ -291,10 +295,8 @@ TEST(AdmOps, CsfQuirks)
 
 TEST(AdmCsf, Mode0DefaultWeights)
 {
-    VmafHipSettings s;
-    vmafhip_default_settings(&s);
     float rf[4][3];
-    Adm::csf_weights(s.adm, rf);
+    Adm::csf_weights(testfx::options_of<AdmOptions>("adm"), rf);
     const uint32_t hv[4] = {0x3C8E63BA, 0x3D030286, 0x3D31A788, 0x3D3B140B};
     const uint32_t d[4] = {0x3BC106AA, 0x3C6A46A3, 0x3CC7DC06, 0x3D0041C9};
     for (int l = 0; l < 4; l++) {
@@ -307,44 +309,40 @@ TEST(AdmCsf, Mode0DefaultWeights)
     EXPECT_EQ(static_cast<uint16_t>(rf[0][ADM_D] * std::pow(2.0, 23)), 49414);
 
     const Geometry g{1920, 1080, 8, VMAFHIP_CHROMA_420};
-    const Adm m(s.adm, g, "");
+    const auto m = testfx::extractor<Adm>("adm", g);
     const uint32_t irf[4][3] = {{36453, 36453, 49417},
                                 {137373792, 137373792, 61414028},
                                 {186284160, 186284160, 104783920},
                                 {196165808, 196165808, 134487184}};
     for (int sc = 0; sc < 4; sc++)
         for (int t = 0; t < 3; t++)
-            EXPECT_EQ(m.params().s[sc].irf[t], irf[sc][t]) << sc << " " << t;
+            EXPECT_EQ(m->params().s[sc].irf[t], irf[sc][t]) << sc << " " << t;
 
     // Any product of 3240 takes the hard-coded branch; another condition does not.
-    s.adm.norm_view_dist = 1.5;
-    s.adm.ref_display_height = 2160;
-    EXPECT_EQ(Adm(s.adm, g, "").params().s[0].irf[ADM_D], 49417u);
-    s.adm.norm_view_dist = 5;
-    s.adm.ref_display_height = 1080;
-    const Adm far(s.adm, g, "");
-    Adm::csf_weights(s.adm, rf);
-    EXPECT_EQ(far.params().s[0].irf[ADM_H], static_cast<uint32_t>(static_cast<uint16_t>(rf[0][ADM_H] * 2097152.0)));
-    EXPECT_LT(far.params().s[0].irf[ADM_H], 36451u); // farther viewing: smaller weights
+    EXPECT_EQ(testfx::extractor<Adm>("adm=adm_norm_view_dist=1.5:adm_ref_display_height=2160", g)
+                  ->params().s[0].irf[ADM_D],
+              49417u);
+    const char *far_spec = "adm=adm_norm_view_dist=5:adm_ref_display_height=1080";
+    const auto far = testfx::extractor<Adm>(far_spec, g);
+    Adm::csf_weights(testfx::options_of<AdmOptions>(far_spec), rf);
+    EXPECT_EQ(far->params().s[0].irf[ADM_H], static_cast<uint32_t>(static_cast<uint16_t>(rf[0][ADM_H] * 2097152.0)));
+    EXPECT_LT(far->params().s[0].irf[ADM_H], 36451u); // farther viewing: smaller weights
 }
 
 TEST(AdmCsf, TableModes)
 {
-    VmafHipSettings s;
-    vmafhip_default_settings(&s);
-    s.adm.csf_mode = 2;
     float a[4][3], b[4][3];
-    Adm::csf_weights(s.adm, a);
+    Adm::csf_weights(testfx::options_of<AdmOptions>("adm=adm_csf_mode=2"), a);
     EXPECT_EQ(a[0][ADM_H], 0.01183f);
     EXPECT_EQ(a[3][ADM_D], 0.035901f);
-    s.adm.norm_view_dist = 1.5; // 2160 at 1.5H shares the 1080 at 3H table
-    s.adm.ref_display_height = 2160;
-    Adm::csf_weights(s.adm, b);
+    // 2160 at 1.5H shares the 1080 at 3H table
+    Adm::csf_weights(testfx::options_of<AdmOptions>(
+                         "adm=adm_csf_mode=2:adm_norm_view_dist=1.5:adm_ref_display_height=2160"),
+                     b);
     EXPECT_EQ(std::memcmp(a, b, sizeof(a)), 0);
-    s.adm.csf_mode = 3;
-    s.adm.norm_view_dist = 5;
-    s.adm.ref_display_height = 720;
-    Adm::csf_weights(s.adm, a);
+    Adm::csf_weights(testfx::options_of<AdmOptions>(
+                         "adm=adm_csf_mode=3:adm_norm_view_dist=5:adm_ref_display_height=720"),
+                     a);
     EXPECT_EQ(a[0][ADM_H], 0.009689f);
     EXPECT_EQ(a[2][ADM_D], 0.019661f);
 }
@@ -353,9 +351,7 @@ TEST(AdmCsf, TableModes)
 
 TEST(AdmParams, Regions1080p)
 {
-    VmafHipSettings s;
-    vmafhip_default_settings(&s);
-    const Adm m(s.adm, Geometry{1920, 1080, 8, VMAFHIP_CHROMA_420}, "");
+    const auto m = testfx::extractor<Adm>("adm", Geometry{1920, 1080, 8, VMAFHIP_CHROMA_420});
     const struct {
         int w, h, l, r, t, b, cub, inner, den_cub, den_sa;
     } want[4] = {
@@ -365,7 +361,7 @@ TEST(AdmParams, Regions1080p)
         {120, 68, 11, 109, 6, 62, 7, 7, 7, 6},
     };
     for (int sc = 0; sc < 4; sc++) {
-        const AdmScaleParams &q = m.params().s[sc];
+        const AdmScaleParams &q = m->params().s[sc];
         EXPECT_EQ(q.w, want[sc].w);
         EXPECT_EQ(q.h, want[sc].h);
         EXPECT_EQ(q.left, want[sc].l);
@@ -380,14 +376,14 @@ TEST(AdmParams, Regions1080p)
         EXPECT_EQ(q.cl, q.left - 1);
         EXPECT_EQ(q.cb, q.bottom + 1);
     }
-    const Adm uhd(s.adm, Geometry{3840, 2160, 8, VMAFHIP_CHROMA_420}, "");
-    EXPECT_EQ(uhd.params().s[0].left, 191);
-    EXPECT_EQ(uhd.params().s[0].den_shift, 1); // area 1331908 > 2^20
+    const auto uhd = testfx::extractor<Adm>("adm", Geometry{3840, 2160, 8, VMAFHIP_CHROMA_420});
+    EXPECT_EQ(uhd->params().s[0].left, 191);
+    EXPECT_EQ(uhd->params().s[0].den_shift, 1); // area 1331908 > 2^20
     // A small frame: the scale-3 region touches the band edge (mirrored halo).
-    const Adm small(s.adm, Geometry{97, 61, 8, VMAFHIP_CHROMA_420}, "");
-    EXPECT_EQ(small.params().s[3].w, 7);
-    EXPECT_EQ(small.params().s[3].left, 0);
-    EXPECT_EQ(small.params().s[3].cr, 7);
+    const auto small = testfx::extractor<Adm>("adm", Geometry{97, 61, 8, VMAFHIP_CHROMA_420});
+    EXPECT_EQ(small->params().s[3].w, 7);
+    EXPECT_EQ(small->params().s[3].left, 0);
+    EXPECT_EQ(small->params().s[3].cr, 7);
 }
 
 // ---------------------------------------------------------------------------
@@ -396,7 +392,7 @@ TEST(AdmGolden, EveryFixtureBitExact)
 {
     int pairs = 0, values = 0, debug_values = 0;
     for (const auto &f : testfx::fixtures()) {
-        if (!(f.features & VMAFHIP_FEATURE_ADM))
+        if (!f.has("adm"))
             continue;
         SCOPED_TRACE(f.name);
         const Scores r = run_fixture(f, settings(f));
@@ -411,9 +407,7 @@ TEST(AdmGolden, EveryFixtureBitExact)
         values += n;
         pairs++;
         if (!f.debug.empty()) {
-            VmafHipSettings s = settings(f);
-            s.adm.debug = 1;
-            const Scores d = run_fixture(f, s);
+            const Scores d = run_fixture(f, settings(f, "adm=debug=true"));
             ASSERT_EQ(d.ret, 0) << d.error;
             ASSERT_EQ(d.names.size(), 7u + 3u + 8u);
             EXPECT_EQ(d.names[7], "integer_adm");
@@ -447,9 +441,7 @@ TEST(AdmGolden, PlainCPathNotSimd)
 TEST(AdmGolden, IdenticalInputs)
 {
     const auto &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_ref");
-    VmafHipSettings s = settings(f);
-    s.adm.debug = 1;
-    const Scores r = run_fixture(f, s);
+    const Scores r = run_fixture(f, settings(f, "adm=debug=true"));
     ASSERT_EQ(r.ret, 0);
     for (size_t i = 0; i < r.frames.size(); i++) {
         const int fi = static_cast<int>(i);
@@ -513,10 +505,7 @@ TEST(AdmOptions, GainLimit)
 {
     const auto &f = crf38_fixture();
     const Scores def = run_fixture(f, settings(f), 4);
-    VmafHipSettings s = settings(f);
-    ASSERT_EQ(vmafhip_settings_use_feature(&s, "adm=adm_enhn_gain_limit=1"), 0);
-    s.features = VMAFHIP_FEATURE_ADM;
-    const Scores neg = run_fixture(f, s, 4);
+    const Scores neg = run_fixture(f, settings(f, "adm=adm_enhn_gain_limit=1"), 4);
     ASSERT_EQ(neg.ret, 0) << neg.error;
     ASSERT_EQ(neg.names.size(), 7u);
     for (const auto &n : neg.names)
@@ -538,9 +527,7 @@ TEST(AdmOptions, SkipAim)
 {
     const auto &f = crf38_fixture();
     const Scores def = run_fixture(f, settings(f), 3);
-    VmafHipSettings s = settings(f);
-    s.adm.skip_aim = 1;
-    const Scores r = run_fixture(f, s, 3);
+    const Scores r = run_fixture(f, settings(f, "adm=adm_skip_aim=true"), 3);
     ASSERT_EQ(r.ret, 0);
     const std::vector<std::string> want = {"integer_adm2", "integer_adm_scale0", "integer_adm_scale1",
                                            "integer_adm_scale2", "integer_adm_scale3"};
@@ -551,11 +538,10 @@ TEST(AdmOptions, SkipAim)
 
     // And the AIM work is skipped: its accumulators stay 0.
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
-    const Geometry g{f.w, f.h, f.bpc, f.chroma};
-    const Adm m(s.adm, g, "");
+    const auto m = testfx::extractor<Adm>("adm=adm_skip_aim=true", Geometry{f.w, f.h, f.bpc, f.chroma});
     ThreadPool pool(2);
     AdmAccum acc;
-    adm_cpu(m, g, luma_view(ref.picture(0), dis.picture(0), f.w, f.h), &acc, pool);
+    m->cpu(luma_view(ref.picture(0), dis.picture(0), f.w, f.h), &acc, pool);
     for (int sc = 0; sc < 4; sc++)
         for (int t = 0; t < 3; t++) {
             EXPECT_EQ(acc.aim[sc][t], 0);
@@ -567,9 +553,7 @@ TEST(AdmOptions, SkipScale0)
 {
     const auto &f = crf38_fixture();
     const Scores def = run_fixture(f, settings(f), 3);
-    VmafHipSettings s = settings(f);
-    s.adm.skip_scale0 = 1;
-    const Scores r = run_fixture(f, s, 3);
+    const Scores r = run_fixture(f, settings(f, "adm=adm_skip_scale0=true"), 3);
     ASSERT_EQ(r.ret, 0);
     EXPECT_EQ(r.names[0], "integer_adm2_ssz");
     for (int i = 0; i < 3; i++) {
@@ -588,9 +572,8 @@ TEST(AdmOptions, CsfModes2And3)
     const auto &f = crf38_fixture();
     const Scores def = run_fixture(f, settings(f), 3);
     for (int mode : {2, 3}) {
-        VmafHipSettings s = settings(f);
-        s.adm.csf_mode = mode;
-        const Scores r = run_fixture(f, s, 3);
+        const std::string spec = "adm=adm_csf_mode=" + std::to_string(mode);
+        const Scores r = run_fixture(f, settings(f, spec.c_str()), 3);
         ASSERT_EQ(r.ret, 0) << r.error;
         const std::string sfx = "_csf_" + std::to_string(mode);
         EXPECT_EQ(r.names[0], "integer_adm2" + sfx);
@@ -602,9 +585,8 @@ TEST(AdmOptions, CsfModes2And3)
             EXPECT_NE(r.at(i, "integer_adm2" + sfx), def.at(i, "integer_adm2"));
         }
         // 2160 at 1.5H uses the same table (and no hard-coded weights outside mode 0).
-        s.adm.norm_view_dist = 1.5;
-        s.adm.ref_display_height = 2160;
-        const Scores r2 = run_fixture(f, s, 3);
+        const std::string spec2 = spec + ":adm_norm_view_dist=1.5:adm_ref_display_height=2160";
+        const Scores r2 = run_fixture(f, settings(f, spec2.c_str()), 3);
         ASSERT_EQ(r2.ret, 0) << r2.error;
         EXPECT_EQ(r2.names[0], "integer_adm2" + sfx + "_nvd_1.5_rdh_2160");
         for (int i = 0; i < 3; i++)
@@ -617,10 +599,8 @@ TEST(AdmOptions, NoiseWeightZeroFlatFrame)
     GrayPair p(64, 48);
     std::fill(p.ref.begin(), p.ref.end(), 100);
     std::fill(p.dis.begin(), p.dis.end(), 140);
-    VmafHipSettings s = gray_settings(64, 48);
-    s.adm.noise_weight = 0;
-    s.adm.debug = 1;
-    const Scores r = run_pictures(s, {p.pictures()});
+    const Scores r =
+        run_pictures(gray_settings(64, 48, 8, "adm=adm_noise_weight=0:debug=true"), {p.pictures()});
     ASSERT_EQ(r.ret, 0) << r.error;
     EXPECT_EQ(r.names[0], "integer_adm2_nw_0");
     EXPECT_EQ(r.at(0, "integer_adm2_nw_0"), 1.0); // den == 0 (§9)
@@ -691,16 +671,16 @@ TEST(AdmReject, SizesDepthsOptions)
     for (const auto &c : cases) {
         SCOPED_TRACE(testing::Message() << c.w << "x" << c.h << " bpc " << c.bpc << " csf " << c.mode
                                         << " rdh " << c.rdh << " nvd " << c.nvd);
-        VmafHipSettings s = gray_settings(c.w, c.h, c.bpc);
-        s.features = VMAFHIP_FEATURE_ADM;
+        const std::string spec = "adm=adm_csf_mode=" + std::to_string(c.mode) +
+                                 ":adm_ref_display_height=" + std::to_string(c.rdh) +
+                                 ":adm_norm_view_dist=" + testing::PrintToString(c.nvd);
+        VmafHipSettings s = gray_settings(c.w, c.h, c.bpc, spec.c_str());
         s.backend = VMAFHIP_BACKEND_CPU;
         s.log_level = VMAFHIP_LOG_ERROR;
         s.log_callback = [](void *, VmafHipLogLevel, const char *, va_list) {};
-        s.adm.csf_mode = c.mode;
-        s.adm.ref_display_height = c.rdh;
-        s.adm.norm_view_dist = c.nvd;
         std::string msg;
-        EXPECT_EQ(Adm::check(s.adm, Geometry{c.w, c.h, c.bpc, VMAFHIP_CHROMA_400}, &msg), c.want);
+        EXPECT_EQ(Adm::check(testfx::options_of<AdmOptions>(spec), Geometry{c.w, c.h, c.bpc, VMAFHIP_CHROMA_400}, &msg),
+                  c.want);
         VmafHipContext *ctx = nullptr;
         EXPECT_EQ(vmafhip_open(&ctx, &s), c.want);
         if (c.want) {
@@ -713,11 +693,8 @@ TEST(AdmReject, SizesDepthsOptions)
         vmafhip_close(&ctx);
     }
     std::string msg;
-    VmafHipSettings s;
-    vmafhip_default_settings(&s);
-    s.adm.csf_mode = 2;
-    s.adm.norm_view_dist = 4;
-    Adm::check(s.adm, Geometry{64, 64, 8, VMAFHIP_CHROMA_420}, &msg);
+    Adm::check(testfx::options_of<AdmOptions>("adm=adm_csf_mode=2:adm_norm_view_dist=4"),
+               Geometry{64, 64, 8, VMAFHIP_CHROMA_420}, &msg);
     EXPECT_NE(msg.find("(2160, 1.5)"), std::string::npos) << msg; // lists the accepted pairs
 }
 
@@ -727,18 +704,17 @@ TEST(AdmThreads, AccumulatorsIndependentOfSplit)
 {
     const auto &f = crf38_fixture();
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
-    const Geometry g{f.w, f.h, f.bpc, f.chroma};
     VmafHipSettings s = settings(f);
-    const Adm m(s.adm, g, "");
+    const auto m = testfx::extractor<Adm>("adm", Geometry{f.w, f.h, f.bpc, f.chroma});
     AdmAccum want;
     {
         ThreadPool one(1);
-        adm_cpu(m, g, luma_view(ref.picture(1), dis.picture(1), f.w, f.h), &want, one);
+        m->cpu(luma_view(ref.picture(1), dis.picture(1), f.w, f.h), &want, one);
     }
     for (int threads : {2, 3, 7}) {
         ThreadPool pool(threads);
         AdmAccum got;
-        adm_cpu(m, g, luma_view(ref.picture(1), dis.picture(1), f.w, f.h), &got, pool);
+        m->cpu(luma_view(ref.picture(1), dis.picture(1), f.w, f.h), &got, pool);
         EXPECT_EQ(std::memcmp(&got, &want, sizeof(got)), 0) << threads << " threads";
     }
     // The same through the API: 1 vs 5 threads, every value.
@@ -754,19 +730,16 @@ TEST(AdmThreads, Timing1080p)
     const int w = 1920, h = 1080;
     const GrayPair p = synthetic(w, h);
     const auto pics = p.pictures();
-    const Geometry g{w, h, 8, VMAFHIP_CHROMA_400};
-    VmafHipSettings s;
-    vmafhip_default_settings(&s);
-    const Adm m(s.adm, g, "");
+    const auto m = testfx::extractor<Adm>("adm", Geometry{w, h, 8, VMAFHIP_CHROMA_400});
     const FrameView fv = luma_view(pics.second, pics.first, w, h);
     AdmAccum acc1, acc2;
     for (int threads : {1, 2}) {
         ThreadPool pool(threads);
-        adm_cpu(m, g, fv, &acc1, pool); // warm-up: allocates the scratch
+        m->cpu(fv, &acc1, pool); // warm-up: allocates the scratch
         const int reps = 5;
         const auto t0 = std::chrono::steady_clock::now();
         for (int i = 0; i < reps; i++)
-            adm_cpu(m, g, fv, &acc2, pool);
+            m->cpu(fv, &acc2, pool);
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps;
         std::printf("[ adm timing ] 1920x1080 8-bit, %d thread(s): %.1f ms/frame\n", threads, ms);
@@ -774,7 +747,7 @@ TEST(AdmThreads, Timing1080p)
         EXPECT_LT(ms, 2000.0); // a hang guard only; see the printed time
     }
     double out[7];
-    m.finish(acc2, out);
+    m->finish(0, &acc2, out);
     EXPECT_GT(out[0], 0.3);
     EXPECT_LT(out[0], 1.1);
 }

@@ -28,10 +28,18 @@ using testfx::open_ctx;
 using testfx::collect_log;
 using Messages = testfx::LogLines;
 
-VmafHipSettings base(int w, int h, unsigned features = VMAFHIP_FEATURE_PSNR)
+VmafHipSettings base(int w, int h, const char *features = "psnr")
 {
     VmafHipSettings s = testfx::settings(w, h, 8, VMAFHIP_CHROMA_420, features);
     s.backend = TEST_BACKEND;
+    return s;
+}
+
+/// Settings of a fixture with every feature its golden holds, no model.
+VmafHipSettings all_settings(const testfx::Fixture &f)
+{
+    VmafHipSettings s = testfx::settings_for(f);
+    s.models = nullptr;
     return s;
 }
 
@@ -83,7 +91,7 @@ struct Frame {
 
 TEST(Api, VersionAndStrerror)
 {
-    EXPECT_STREQ(vmafhip_version(), "1.0.0");
+    EXPECT_STREQ(vmafhip_version(), "2.0.0");
     EXPECT_STREQ(vmafhip_strerror(-EINVAL), "invalid argument");
     EXPECT_STREQ(vmafhip_strerror(-ENODEV), "no usable GPU");
     EXPECT_STREQ(vmafhip_strerror(-12345), "unknown error");
@@ -116,12 +124,12 @@ TEST(Api, FrameSizes)
 
 TEST(Api, MetricMinimumSizes)
 {
-    expect_open_error(base(10, 64, VMAFHIP_FEATURE_FLOAT_SSIM), -ERANGE, "11");
-    expect_open_error(base(64, 10, VMAFHIP_FEATURE_FLOAT_SSIM), -ERANGE, "11");
-    open_ctx(base(11, 11, VMAFHIP_FEATURE_FLOAT_SSIM));
-    expect_open_error(base(32, 64, VMAFHIP_FEATURE_ADM), -ERANGE, "33");
-    expect_open_error(base(64, 17, VMAFHIP_FEATURE_ADM), -ERANGE, "33");
-    open_ctx(base(33, 33, VMAFHIP_FEATURE_ADM));
+    expect_open_error(base(10, 64, "float_ssim"), -ERANGE, "11");
+    expect_open_error(base(64, 10, "float_ssim"), -ERANGE, "11");
+    open_ctx(base(11, 11, "float_ssim"));
+    expect_open_error(base(32, 64, "adm"), -ERANGE, "33");
+    expect_open_error(base(64, 17, "adm"), -ERANGE, "33");
+    open_ctx(base(33, 33, "adm"));
 }
 
 TEST(Api, FormatsAndSettings)
@@ -134,11 +142,14 @@ TEST(Api, FormatsAndSettings)
     s = base(64, 64);
     store_raw(&s.chroma, 7);
     expect_open_error(s, -EINVAL, "420, 422, 444 and 400");
+    s = base(64, 64, "");
+    s.models = nullptr;
+    expect_open_error(s, -EINVAL, "nothing to compute");
+    s = base(64, 64, "psnr|cambi");
+    expect_open_error(s, -EINVAL, "unknown feature 'cambi'");
     s = base(64, 64);
-    s.features = 0;
-    expect_open_error(s, -EINVAL, "feature mask");
-    s.features = 0x10;
-    expect_open_error(s, -EINVAL, "feature mask");
+    s.n_subsample = 0;
+    expect_open_error(s, -EINVAL, "n_subsample");
     s = base(64, 64);
     s.struct_size = 8;
     expect_open_error(s, -EINVAL, "vmafhip_default_settings");
@@ -157,11 +168,10 @@ TEST(Api, FormatsAndSettings)
     s = base(64, 64);
     store_raw(&s.log_level, -1);
     expect_open_error(s, -EINVAL, "log_level");
-    s = base(64, 64, VMAFHIP_FEATURE_ADM);
+    s = base(64, 64, "adm");
     s.bitdepth = 16;
     expect_open_error(s, -ENOTSUP, "16");
-    s = base(64, 64);
-    s.psnr.min_sse = -1;
+    s = base(64, 64, "psnr=min_sse=-1");
     expect_open_error(s, -ERANGE, "min_sse");
 }
 
@@ -225,9 +235,7 @@ TEST(Api, PlaneValidation)
 
 TEST(Api, ChromaNotNeededWithoutPsnrChroma)
 {
-    VmafHipSettings s = base(64, 48);
-    s.psnr.enable_chroma = 0;
-    Ctx ctx = open_ctx(s);
+    Ctx ctx = open_ctx(base(64, 48, "psnr=enable_chroma=false"));
     const Frame a(64, 48, 8, 1), b(64, 48, 8, 2);
     VmafHipPicture d = a.pic(), r = b.pic();
     d.data[1] = d.data[2] = r.data[1] = r.data[2] = nullptr;
@@ -256,8 +264,8 @@ TEST(Api, NegativeStrides)
 {
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
-    Ctx top = open_ctx(testfx::settings_for(f, VMAFHIP_FEATURE_ALL));
-    VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
+    Ctx top = open_ctx(all_settings(f));
+    VmafHipSettings s = all_settings(f);
     s.backend = TEST_BACKEND;
     Ctx bottom = open_ctx(s);
     for (int i = 0; i < 2; i++) {
@@ -297,7 +305,7 @@ TEST(Api, CallerMemoryReusableAfterSubmit)
 {
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
-    VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
+    VmafHipSettings s = all_settings(f);
     s.backend = TEST_BACKEND;
     Ctx clean = open_ctx(s), dirty = open_ctx(s);
     std::vector<uint8_t> rbuf(ref.frame_bytes()), dbuf(dis.frame_bytes());
@@ -330,7 +338,7 @@ TEST(Api, CallerMemoryReusableAfterSubmit)
 // scored, and pooling skips the failed one.
 TEST(Api, SamplesAboveBitDepth)
 {
-    VmafHipSettings s = base(64, 48, VMAFHIP_FEATURE_ALL);
+    VmafHipSettings s = base(64, 48, "psnr|float_ssim|adm");
     s.bitdepth = 10;
     Messages m;
     s.log_callback = collect_log;
@@ -375,7 +383,7 @@ TEST(Api, SameScoresAtEveryQueueDepth)
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
     std::vector<std::vector<double>> expected;
     for (int depth : {1, 2, 3, 4, 7, 16}) {
-        VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ALL);
+        VmafHipSettings s = all_settings(f);
         s.backend = TEST_BACKEND;
         s.queue_depth = depth;
         Ctx ctx = open_ctx(s);
@@ -428,7 +436,7 @@ TEST(Api, FrameIndexChecks)
 
 TEST(Api, IdenticalInputsHitTheCaps)
 {
-    VmafHipSettings s = base(64, 48, VMAFHIP_FEATURE_PSNR | VMAFHIP_FEATURE_FLOAT_SSIM);
+    VmafHipSettings s = base(64, 48, "psnr|float_ssim");
     s.bitdepth = 12;
     Ctx ctx = open_ctx(s);
     const Frame a(64, 48, 12, 9);

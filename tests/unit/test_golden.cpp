@@ -6,6 +6,7 @@
 // float_ssim within 1e-6 (and the test reports how many were bit-exact).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -107,7 +108,7 @@ class Golden : public testing::TestWithParam<Fixture> {};
 TEST_P(Golden, EveryFrameEveryFeature)
 {
     const Fixture &f = GetParam();
-    const Scored run = score(f, testfx::settings_for(f, f.features));
+    const Scored run = score(f, testfx::settings_for(f));
     ASSERT_FALSE(run.names.empty());
     int compared = 0;
     compare(f, run, f.golden, &compared);
@@ -116,12 +117,19 @@ TEST_P(Golden, EveryFrameEveryFeature)
     for (const auto &name : run.names)
         EXPECT_TRUE(golden.count(name)) << f.name << ": " << name << " not in the golden";
     EXPECT_EQ(compared, static_cast<int>(run.names.size()) * f.frames);
+    // In libvmaf's log order.
+    std::vector<std::string> order;
+    const testjson::Value root = testjson::parse_file(testfx::path(f.golden));
+    for (const auto &kv : root["frames"].arr.at(0)["metrics"].obj)
+        if (std::find(run.names.begin(), run.names.end(), kv.first) != run.names.end())
+            order.push_back(kv.first);
+    EXPECT_EQ(run.names, order) << f.name;
 }
 
 TEST_P(Golden, PooledLikeLibvmaf)
 {
     const Fixture &f = GetParam();
-    const Scored run = score(f, testfx::settings_for(f, f.features));
+    const Scored run = score(f, testfx::settings_for(f));
     const testjson::Value root = testjson::parse_file(testfx::path(f.golden));
     const testjson::Value &pooled = root["pooled_metrics"];
     for (const auto &name : run.names) {
@@ -145,10 +153,11 @@ TEST_P(Golden, PooledLikeLibvmaf)
 TEST_P(Golden, AdmDebugValues)
 {
     const Fixture &f = GetParam();
-    if (!(f.features & VMAFHIP_FEATURE_ADM) || f.debug.empty())
+    if (!f.has("adm") || f.debug.empty())
         GTEST_SKIP() << "no plain-C debug golden for ADM here";
-    VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_ADM);
-    s.adm.debug = 1;
+    VmafHipSettings s = testfx::settings_for(f);
+    s.features = "adm=debug=true";
+    s.models = nullptr;
     const Scored run = score(f, s);
     int compared = 0;
     compare(f, run, f.debug, &compared);

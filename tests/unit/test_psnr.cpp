@@ -71,13 +71,20 @@ struct Scored {
 
 const char *const planes[] = {"y", "cb", "cr"};
 
+/// CPU settings for fixture f with the given psnr spec (a string literal).
+VmafHipSettings psnr_settings(const testfx::Fixture &f, const char *spec)
+{
+    VmafHipSettings s = testfx::settings_for(f);
+    s.features = spec;
+    s.models = nullptr;
+    s.backend = VMAFHIP_BACKEND_CPU;
+    return s;
+}
+
 TEST(Psnr, MseAndApsnr)
 {
     const testfx::Fixture &f = testfx::fixture("natural2_352x288_yuv420p10le__ref_vs_x265crf32");
-    VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_PSNR);
-    s.backend = VMAFHIP_BACKEND_CPU;
-    s.psnr.enable_mse = 1;
-    s.psnr.enable_apsnr = 1;
+    VmafHipSettings s = psnr_settings(f, "psnr=enable_mse=true:enable_apsnr=true");
     Scored run(f, s);
     const testfx::Clip r(f.ref, f.w, f.h, f.bpc, f.chroma), d(f.dis, f.w, f.h, f.bpc, f.chroma);
     uint64_t total_sse[3] = {}, total_n[3] = {};
@@ -107,9 +114,7 @@ TEST(Psnr, MseAndApsnr)
 TEST(Psnr, MinSseSetsTheCap)
 {
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_ref");
-    VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_PSNR);
-    s.backend = VMAFHIP_BACKEND_CPU;
-    s.psnr.min_sse = 0.5;
+    VmafHipSettings s = psnr_settings(f, "psnr=min_sse=0.5");
     Scored run(f, s);
     // Identical frames: PSNR is the cap from min_sse (spec §4).
     const double cap_y = std::ceil(10 * std::log10(65025.0 / (0.5 / (576.0 * 324))));
@@ -122,11 +127,8 @@ TEST(Psnr, MinSseSetsTheCap)
 TEST(Psnr, ReducedHbdPeak)
 {
     const testfx::Fixture &f = testfx::fixture("natural2_352x288_yuv420p10le__ref_vs_x265crf32");
-    VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_PSNR);
-    s.backend = VMAFHIP_BACKEND_CPU;
-    Scored normal(f, s);
-    s.psnr.reduced_hbd_peak = 1;
-    Scored reduced(f, s);
+    Scored normal(f, psnr_settings(f, "psnr"));
+    Scored reduced(f, psnr_settings(f, "psnr=reduced_hbd_peak=true"));
     // 10 * log10(1020^2 / 1023^2) lower, exactly as the peak changes.
     const double shift = 10 * std::log10(1023.0 * 1023.0) - 10 * std::log10(1020.0 * 1020.0);
     EXPECT_NEAR(normal.at(0, "psnr_y") - reduced.at(0, "psnr_y"), shift, 1e-12);
@@ -135,10 +137,7 @@ TEST(Psnr, ReducedHbdPeak)
 TEST(Psnr, ChromaOffAndGray)
 {
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
-    VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_PSNR);
-    s.backend = VMAFHIP_BACKEND_CPU;
-    s.psnr.enable_chroma = 0;
-    s.psnr.enable_apsnr = 1;
+    VmafHipSettings s = psnr_settings(f, "psnr=enable_chroma=false:enable_apsnr=true");
     Scored run(f, s);
     const char *const *names;
     ASSERT_EQ(vmafhip_feature_names(run.ctx.get(), &names), 1);
@@ -151,8 +150,7 @@ TEST(Psnr, ChromaOffAndGray)
     EXPECT_TRUE(std::isfinite(values[0]));
 
     const testfx::Fixture &g = testfx::fixture("natural6_176x144_gray__ref_vs_gblur1p2noise12");
-    VmafHipSettings sg = testfx::settings_for(g, VMAFHIP_FEATURE_PSNR);
-    sg.backend = VMAFHIP_BACKEND_CPU;
+    VmafHipSettings sg = psnr_settings(g, "psnr");
     Scored gray(g, sg);
     ASSERT_EQ(vmafhip_feature_names(gray.ctx.get(), &names), 1); // chroma forced off
 }
@@ -160,9 +158,7 @@ TEST(Psnr, ChromaOffAndGray)
 TEST(Psnr, OnePixelFrameChromaIsTheCap)
 {
     const testfx::Fixture &f = testfx::fixture("minsize_psnr_1x1_yuv420p__ref_vs_noise20");
-    VmafHipSettings s = testfx::settings_for(f, VMAFHIP_FEATURE_PSNR);
-    s.backend = VMAFHIP_BACKEND_CPU;
-    Scored run(f, s);
+    Scored run(f, psnr_settings(f, "psnr"));
     // libvmaf's chroma planes of a 1x1 4:2:0 frame have 0 pixels: 0/0 MSE
     // and its MAX() macro give the cap.
     EXPECT_EQ(run.at(0, "psnr_cb"), 60.0);

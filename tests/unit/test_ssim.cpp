@@ -17,6 +17,7 @@
 #include "base/thread_pool.h"
 #include "extractors/ssim.h"
 #include "kernels/ssim_ops.h"
+#include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
 
 using namespace vmafhip;
@@ -242,11 +243,24 @@ SsimAccum naive_ssim(const Luma &ref, const Luma &dis, int scale, int *dw = null
 
 // ---- running the extractor -------------------------------------------------
 
-VmafHipSsimSettings ssim_settings(int scale = 0)
+/// A float_ssim spec with a forced scale (0: automatic) and more options
+/// (":enable_lcs=true").
+std::string ssim_spec(int scale = 0, const std::string &more = "")
 {
-    VmafHipSsimSettings s = {};
-    s.scale = scale;
-    return s;
+    return "float_ssim=scale=" + std::to_string(scale) + more;
+}
+
+std::unique_ptr<Ssim> ssim(const std::string &spec, const Geometry &g)
+{
+    return testfx::extractor<Ssim>(spec, g);
+}
+
+/// create()'s result for spec and g, with its message.
+int ssim_check(const std::string &spec, const Geometry &g, std::string *msg)
+{
+    int ret;
+    testfx::try_extractor(spec, g, &ret, msg);
+    return ret;
 }
 
 Geometry geometry(const Luma &l)
@@ -262,17 +276,13 @@ Geometry geometry(const Luma &l)
 // The CPU reference directly: map sums.
 SsimAccum run_cpu(const Pair &p, int scale, int threads = 2)
 {
-    const Geometry g = geometry(p.ref);
-    const VmafHipSsimSettings s = ssim_settings(scale);
-    std::string msg;
-    EXPECT_EQ(Ssim::check(s, g, &msg), 0) << msg;
-    const Ssim m(s, g);
+    const auto m = ssim(ssim_spec(scale), geometry(p.ref));
     FrameView f;
     f.ref[0] = p.ref.view();
     f.dis[0] = p.dis.view();
     ThreadPool pool(threads);
     SsimAccum a = {-1, -1, -1, -1};
-    ssim_cpu(m, g, f, &a, pool);
+    m->cpu(f, &a, pool);
     return a;
 }
 
@@ -291,12 +301,15 @@ struct ApiResult {
     std::vector<std::vector<double>> frames;
 };
 
-// Score pairs of pictures through vmafhip_open/submit/frame_scores on the CPU.
-ApiResult run_api(VmafHipSettings s, const std::vector<VmafHipPicture> &ref,
+// Score pairs of pictures through vmafhip_open/submit/frame_scores on the
+// CPU, with the features of `spec`.
+ApiResult run_api(VmafHipSettings s, const std::string &spec, const std::vector<VmafHipPicture> &ref,
                   const std::vector<VmafHipPicture> &dis)
 {
     ApiResult out;
     s.backend = VMAFHIP_BACKEND_CPU;
+    s.features = spec.c_str();
+    s.models = nullptr;
     VmafHipContext *c = nullptr;
     out.open_ret = vmafhip_open(&c, &s);
     if (out.open_ret < 0) {
@@ -319,21 +332,15 @@ ApiResult run_api(VmafHipSettings s, const std::vector<VmafHipPicture> &ref,
     return out;
 }
 
-VmafHipSettings gray_settings(const Luma &l, VmafHipSsimSettings ss = ssim_settings(), int threads = 0)
+/// Settings for a gray picture of l's size and depth; run_api() adds the features.
+VmafHipSettings gray_settings(const Luma &l, int threads = 0)
 {
-    VmafHipSettings s;
-    vmafhip_default_settings(&s);
-    s.width = l.w;
-    s.height = l.h;
-    s.bitdepth = l.bpc;
-    s.chroma = VMAFHIP_CHROMA_400;
-    s.features = VMAFHIP_FEATURE_FLOAT_SSIM;
-    s.ssim = ss;
+    VmafHipSettings s = testfx::settings(l.w, l.h, l.bpc, VMAFHIP_CHROMA_400, nullptr);
     s.threads = threads;
     return s;
 }
 
-ApiResult run_api_pairs(const std::vector<Pair> &pairs, VmafHipSsimSettings ss = ssim_settings(),
+ApiResult run_api_pairs(const std::vector<Pair> &pairs, const std::string &spec = ssim_spec(),
                         int threads = 0)
 {
     std::vector<VmafHipPicture> r, d;
@@ -341,7 +348,7 @@ ApiResult run_api_pairs(const std::vector<Pair> &pairs, VmafHipSsimSettings ss =
         r.push_back(p.ref.pic());
         d.push_back(p.dis.pic());
     }
-    return run_api(gray_settings(pairs.at(0).ref, ss, threads), r, d);
+    return run_api(gray_settings(pairs.at(0).ref, threads), spec, r, d);
 }
 
 // float_ssim as libvmaf reports it from map sums (spec §6).
@@ -391,12 +398,12 @@ TEST(Ssim, AutomaticScaleAndSizes)
         Geometry g;
         g.w = r.w;
         g.h = r.h;
-        const Ssim m(ssim_settings(), g);
-        EXPECT_EQ(m.scale(), r.scale) << r.w << "x" << r.h;
-        EXPECT_EQ(m.dec_w(), r.dw) << r.w << "x" << r.h;
-        EXPECT_EQ(m.dec_h(), r.dh) << r.w << "x" << r.h;
-        EXPECT_EQ(m.map_w(), r.mw) << r.w << "x" << r.h;
-        EXPECT_EQ(m.map_h(), r.mh) << r.w << "x" << r.h;
+        const SsimParams m = ssim(ssim_spec(), g)->params();
+        EXPECT_EQ(m.scale, r.scale) << r.w << "x" << r.h;
+        EXPECT_EQ(m.dec_w, r.dw) << r.w << "x" << r.h;
+        EXPECT_EQ(m.dec_h, r.dh) << r.w << "x" << r.h;
+        EXPECT_EQ(m.map_w, r.mw) << r.w << "x" << r.h;
+        EXPECT_EQ(m.map_h, r.mh) << r.w << "x" << r.h;
     }
     EXPECT_EQ(Ssim::auto_scale(1000, 384), 2); // 1.5 rounds up
     EXPECT_EQ(Ssim::auto_scale(383, 1000), 1);
@@ -411,9 +418,9 @@ TEST(Ssim, AutomaticScaleAndSizes)
     Geometry g;
     g.w = 1920;
     g.h = 1080;
-    EXPECT_EQ(Ssim(ssim_settings(1), g).scale(), 1);
-    EXPECT_EQ(Ssim(ssim_settings(1), g).dec_w(), 1920);
-    EXPECT_EQ(Ssim(ssim_settings(7), g).dec_h(), 154);
+    EXPECT_EQ(ssim(ssim_spec(1), g)->params().scale, 1);
+    EXPECT_EQ(ssim(ssim_spec(1), g)->params().dec_w, 1920);
+    EXPECT_EQ(ssim(ssim_spec(7), g)->params().dec_h, 154);
 }
 
 TEST(Ssim, RejectsFramesBelowTheWindow)
@@ -421,41 +428,32 @@ TEST(Ssim, RejectsFramesBelowTheWindow)
     Geometry g;
     std::string msg;
     g.w = g.h = 11;
-    EXPECT_EQ(Ssim::check(ssim_settings(), g, &msg), 0);
+    EXPECT_EQ(ssim_check(ssim_spec(), g, &msg), 0);
     g.w = 10;
-    EXPECT_EQ(Ssim::check(ssim_settings(), g, &msg), -ERANGE);
+    EXPECT_EQ(ssim_check(ssim_spec(), g, &msg), -ERANGE);
     EXPECT_NE(msg.find("10x11"), std::string::npos) << msg;
     EXPECT_NE(msg.find("11x11"), std::string::npos) << msg;
     EXPECT_NE(msg.find("by 1"), std::string::npos) << msg;
     // Forced scale: 109 -> 10 + 1 = 11 passes, 108 -> 10 does not.
     g.w = 109;
     g.h = 200;
-    EXPECT_EQ(Ssim::check(ssim_settings(10), g, &msg), 0);
+    EXPECT_EQ(ssim_check(ssim_spec(10), g, &msg), 0);
     g.w = 108;
     msg.clear();
-    EXPECT_EQ(Ssim::check(ssim_settings(10), g, &msg), -ERANGE);
+    EXPECT_EQ(ssim_check(ssim_spec(10), g, &msg), -ERANGE);
     EXPECT_NE(msg.find("108x200"), std::string::npos) << msg;
     EXPECT_NE(msg.find("by 10"), std::string::npos) << msg;
     EXPECT_NE(msg.find("10x20"), std::string::npos) << msg;
-    // Bad options and depths.
-    g.w = g.h = 64;
-    EXPECT_EQ(Ssim::check(ssim_settings(11), g, &msg), -EINVAL);
-    EXPECT_EQ(Ssim::check(ssim_settings(-1), g, &msg), -EINVAL);
-    for (int bpc : {8, 10, 12, 16}) {
-        g.bpc = bpc;
-        EXPECT_EQ(Ssim::check(ssim_settings(), g, &msg), 0) << bpc;
-    }
-    g.bpc = 9;
-    EXPECT_EQ(Ssim::check(ssim_settings(), g, &msg), -EINVAL);
-
-    // Through the public API.
+    // Through the public API: too small, and scales out of the option's range.
     const Luma tiny = make_luma(10, 10, 8);
-    VmafHipSettings s = gray_settings(tiny);
-    s.backend = VMAFHIP_BACKEND_CPU;
-    VmafHipContext *c = nullptr;
-    EXPECT_EQ(vmafhip_open(&c, &s), -ERANGE);
-    EXPECT_EQ(c, nullptr);
+    EXPECT_EQ(run_api_pairs({Pair{tiny, tiny}}).open_ret, -ERANGE);
     EXPECT_NE(std::string(vmafhip_last_error(nullptr)).find("10x10"), std::string::npos);
+    const Luma l64 = make_luma(64, 64, 8);
+    for (int scale : {11, -1}) {
+        const ApiResult bad = run_api_pairs({Pair{l64, l64}}, ssim_spec(scale));
+        EXPECT_EQ(bad.open_ret, -ERANGE) << scale;
+        EXPECT_NE(bad.error.find("0 to 10"), std::string::npos) << bad.error;
+    }
 }
 
 TEST(Ssim, OpsDecimateSampleMatchesNaive)
@@ -547,7 +545,7 @@ TEST(Ssim, GoldenParityEveryFixtureEveryFrame)
     int compared = 0, exact = 0, pairs = 0;
     double max_diff = 0;
     for (const testfx::Fixture &fx : testfx::fixtures()) {
-        if (!(fx.features & VMAFHIP_FEATURE_FLOAT_SSIM))
+        if (!fx.has("float_ssim"))
             continue;
         pairs++;
         const auto golden = testfx::golden_frames(fx.golden).at("float_ssim");
@@ -559,9 +557,9 @@ TEST(Ssim, GoldenParityEveryFixtureEveryFrame)
             dp.push_back(d.picture(i));
         }
         for (int threads : {1, 2}) {
-            VmafHipSettings s = testfx::settings_for(fx, VMAFHIP_FEATURE_FLOAT_SSIM);
+            VmafHipSettings s = testfx::settings_for(fx);
             s.threads = threads;
-            const ApiResult res = run_api(s, rp, dp);
+            const ApiResult res = run_api(s, "float_ssim", rp, dp);
             ASSERT_EQ(res.open_ret, 0) << fx.name << ": " << res.error;
             ASSERT_EQ(res.names, std::vector<std::string>{"float_ssim"});
             for (size_t i = 0; i < golden.size(); i++) {
@@ -611,10 +609,9 @@ TEST(Ssim, MatchesNaiveLibvmafAtEveryScale)
         const SsimAccum want = naive_ssim(p.ref, p.dis, scale, &dw, &dh);
         const SsimAccum got = run_cpu(p, scale);
         expect_same_accum(got, want, "scale " + std::to_string(scale));
-        Geometry g = geometry(p.ref);
-        const Ssim m(ssim_settings(scale), g);
-        EXPECT_EQ(m.dec_w(), dw);
-        EXPECT_EQ(m.dec_h(), dh);
+        const SsimParams m = ssim(ssim_spec(scale), geometry(p.ref))->params();
+        EXPECT_EQ(m.dec_w, dw);
+        EXPECT_EQ(m.dec_h, dh);
     }
 }
 
@@ -625,7 +622,7 @@ TEST(Ssim, ForcedScalesOnTheFixture)
         pairs.push_back(natural1_pair("x264crf38", i));
     const ApiResult autos = run_api_pairs(pairs);
     ASSERT_EQ(autos.open_ret, 0) << autos.error;
-    const ApiResult one = run_api_pairs(pairs, ssim_settings(1));
+    const ApiResult one = run_api_pairs(pairs, ssim_spec(1));
     ASSERT_EQ(one.open_ret, 0) << one.error;
     const auto golden = testfx::golden_frames(natural1("x264crf38").golden).at("float_ssim");
     for (size_t i = 0; i < pairs.size(); i++) {
@@ -634,19 +631,18 @@ TEST(Ssim, ForcedScalesOnTheFixture)
     }
     const int sizes[5][2] = {{0, 0}, {0, 0}, {288, 162}, {192, 108}, {144, 81}};
     for (int scale : {2, 3, 4}) {
-        const ApiResult res = run_api_pairs(pairs, ssim_settings(scale));
+        const ApiResult res = run_api_pairs(pairs, ssim_spec(scale));
         ASSERT_EQ(res.open_ret, 0) << res.error;
-        Geometry g = geometry(pairs[0].ref);
-        const Ssim m(ssim_settings(scale), g);
-        EXPECT_EQ(m.dec_w(), sizes[scale][0]);
-        EXPECT_EQ(m.dec_h(), sizes[scale][1]);
+        const SsimParams m = ssim(ssim_spec(scale), geometry(pairs[0].ref))->params();
+        EXPECT_EQ(m.dec_w, sizes[scale][0]);
+        EXPECT_EQ(m.dec_h, sizes[scale][1]);
         for (size_t i = 0; i < pairs.size(); i++) {
             const double v = res.frames[i][0];
             // Downscaling hides coding artefacts: higher than at scale 1, below 1.
             EXPECT_GT(v, one.frames[i][0]) << "scale " << scale << " frame " << i;
             EXPECT_LT(v, 1.0) << "scale " << scale << " frame " << i;
             const SsimAccum want = naive_ssim(pairs[i].ref, pairs[i].dis, scale);
-            EXPECT_EQ(v, mean_of(want.ssim, m.map_w(), m.map_h())) << "scale " << scale;
+            EXPECT_EQ(v, mean_of(want.ssim, m.map_w, m.map_h)) << "scale " << scale;
         }
     }
 }
@@ -664,11 +660,10 @@ TEST(Ssim, OddSizesWithDecimation)
     for (const Case &c : cases) {
         const Pair q{tile(p.ref, c.w, c.h, 101, 37), tile(p.dis, c.w, c.h, 101, 37)};
         Geometry g = geometry(q.ref);
+        EXPECT_EQ(ssim_decimated_size(c.w, c.scale), c.dw) << c.w << "x" << c.h;
+        EXPECT_EQ(ssim_decimated_size(c.h, c.scale), c.dh) << c.w << "x" << c.h;
         std::string msg;
-        const int ret = Ssim::check(ssim_settings(c.scale), g, &msg);
-        const Ssim m(ssim_settings(c.scale), g);
-        EXPECT_EQ(m.dec_w(), c.dw) << c.w << "x" << c.h;
-        EXPECT_EQ(m.dec_h(), c.dh) << c.w << "x" << c.h;
+        const int ret = ssim_check(ssim_spec(c.scale), g, &msg);
         if (c.dh < 11) {
             EXPECT_EQ(ret, -ERANGE) << c.w << "x" << c.h;
             continue;
@@ -685,14 +680,13 @@ TEST(Ssim, AutomaticScaleOn720pAnd1080p)
     const int sizes[][3] = {{1280, 720, 3}, {1920, 1080, 4}, {854, 480, 2}};
     for (const auto &sz : sizes) {
         const Pair q{tile(p.ref, sz[0], sz[1]), tile(p.dis, sz[0], sz[1])};
-        const Geometry g = geometry(q.ref);
-        const Ssim m(ssim_settings(), g);
-        EXPECT_EQ(m.scale(), sz[2]);
+        const SsimParams m = ssim(ssim_spec(), geometry(q.ref))->params();
+        EXPECT_EQ(m.scale, sz[2]);
         const SsimAccum want = naive_ssim(q.ref, q.dis, sz[2]);
         expect_same_accum(run_cpu(q, 0), want, std::to_string(sz[0]));
         const ApiResult res = run_api_pairs({q});
         ASSERT_EQ(res.open_ret, 0) << res.error;
-        EXPECT_EQ(res.frames[0][0], mean_of(want.ssim, m.map_w(), m.map_h()));
+        EXPECT_EQ(res.frames[0][0], mean_of(want.ssim, m.map_w, m.map_h));
         EXPECT_GT(res.frames[0][0], 0.5);
         EXPECT_LT(res.frames[0][0], 1.0);
     }
@@ -705,9 +699,7 @@ TEST(Ssim, EnableLcs)
     std::vector<Pair> pairs;
     for (int i = 0; i < 3; i++)
         pairs.push_back(natural1_pair("mpeg2q28", i));
-    VmafHipSsimSettings ss = ssim_settings();
-    ss.enable_lcs = 1;
-    const ApiResult res = run_api_pairs(pairs, ss);
+    const ApiResult res = run_api_pairs(pairs, ssim_spec(0, ":enable_lcs=true"));
     ASSERT_EQ(res.open_ret, 0) << res.error;
     const std::vector<std::string> names = {"float_ssim", "float_ssim_l", "float_ssim_c",
                                             "float_ssim_s"};
@@ -738,17 +730,14 @@ TEST(Ssim, EnableDbAndClipDb)
     const double x = lin.frames[0][0];
     EXPECT_EQ(lin.frames[1][0], 1.0);
 
-    VmafHipSsimSettings ss = ssim_settings();
-    ss.enable_db = 1;
-    const ApiResult db = run_api_pairs({dist, same}, ss);
+    const ApiResult db = run_api_pairs({dist, same}, ssim_spec(0, ":enable_db=true"));
     ASSERT_EQ(db.open_ret, 0) << db.error;
     EXPECT_EQ(db.names, std::vector<std::string>{"float_ssim"});
     EXPECT_EQ(db.frames[0][0], -10. * std::log10(1 - x));
     EXPECT_NEAR(db.frames[0][0], 7.7207, 1e-4); // 0.8309837 -> 7.7207 dB
     EXPECT_TRUE(std::isinf(db.frames[1][0]) && db.frames[1][0] > 0);
 
-    ss.clip_db = 1;
-    const ApiResult clip = run_api_pairs({dist, same}, ss);
+    const ApiResult clip = run_api_pairs({dist, same}, ssim_spec(0, ":enable_db=true:clip_db=true"));
     ASSERT_EQ(clip.open_ret, 0) << clip.error;
     EXPECT_EQ(clip.frames[0][0], db.frames[0][0]); // below the cap: unchanged
     // max_db = ceil(10*log10(255^2 / (0.5 / (576*324)))) = ceil(103.85...)
@@ -757,11 +746,9 @@ TEST(Ssim, EnableDbAndClipDb)
     EXPECT_EQ(clip.frames[1][0], max_db);
 
     // clip_db alone changes nothing; l/c/s stay linear with enable_db.
-    VmafHipSsimSettings only_clip = ssim_settings();
-    only_clip.clip_db = 1;
-    EXPECT_EQ(run_api_pairs({dist}, only_clip).frames[0][0], x);
-    ss.enable_lcs = 1;
-    const ApiResult lcs = run_api_pairs({dist}, ss);
+    EXPECT_EQ(run_api_pairs({dist}, ssim_spec(0, ":clip_db=true")).frames[0][0], x);
+    const ApiResult lcs =
+        run_api_pairs({dist}, ssim_spec(0, ":enable_db=true:clip_db=true:enable_lcs=true"));
     ASSERT_EQ(lcs.frames[0].size(), 4u);
     EXPECT_EQ(lcs.frames[0][0], db.frames[0][0]);
     EXPECT_LT(lcs.frames[0][1], 1.0);
@@ -771,10 +758,9 @@ TEST(Ssim, EnableDbAndClipDb)
     g.w = 1920;
     g.h = 1080;
     g.bpc = 10;
-    VmafHipSsimSettings c10 = ssim_settings();
-    c10.clip_db = 1;
-    EXPECT_EQ(Ssim(c10, g).max_db(), std::ceil(10. * std::log10(1023.0 * 1023.0 / (0.5 / (1920.0 * 1080.0)))));
-    EXPECT_TRUE(std::isinf(Ssim(ssim_settings(), g).max_db()));
+    EXPECT_EQ(ssim(ssim_spec(0, ":clip_db=true"), g)->max_db(),
+              std::ceil(10. * std::log10(1023.0 * 1023.0 / (0.5 / (1920.0 * 1080.0)))));
+    EXPECT_TRUE(std::isinf(ssim(ssim_spec(), g)->max_db()));
 }
 
 // ---- bit depths, threads, layout ---------------------------------------------
@@ -786,8 +772,7 @@ TEST(Ssim, HighBitDepthEqualsEightBit)
     for (int i = 0; i < 2; i++)
         pairs.push_back(natural1_pair("mpeg2q28", i));
     for (int scale : {0, 2, 3}) {
-        VmafHipSsimSettings ss = ssim_settings(scale);
-        ss.enable_lcs = 1;
+        const std::string ss = ssim_spec(scale, ":enable_lcs=true");
         const ApiResult base = run_api_pairs(pairs, ss);
         ASSERT_EQ(base.open_ret, 0) << base.error;
         for (int bpc : {10, 12, 16}) {
@@ -822,9 +807,9 @@ TEST(Ssim, ResultsIndependentOfThreadCount)
     for (int threads : {1, 2, 5})
         expect_same_accum(run_cpu(big, 0, threads), want4, "auto, threads " + std::to_string(threads));
     // And through the API's threads setting.
-    const double one = run_api_pairs({big}, ssim_settings(), 1).frames[0][0];
+    const double one = run_api_pairs({big}, ssim_spec(), 1).frames[0][0];
     for (int threads : {2, 4})
-        EXPECT_EQ(run_api_pairs({big}, ssim_settings(), threads).frames[0][0], one);
+        EXPECT_EQ(run_api_pairs({big}, ssim_spec(), threads).frames[0][0], one);
 }
 
 TEST(Ssim, StridesAndPadding)
@@ -856,10 +841,9 @@ TEST(Ssim, StridesAndPadding)
         rb.stride[0] = -stride;
         db.data[0] = df.data() + (p.ref.h - 1) * stride;
         db.stride[0] = -stride;
-        const VmafHipSettings s = gray_settings(p.ref, ssim_settings(scale));
-        const ApiResult res = run_api(s, {rp, rb}, {dp, db});
+        const ApiResult res = run_api(gray_settings(p.ref), ssim_spec(scale), {rp, rb}, {dp, db});
         ASSERT_EQ(res.open_ret, 0) << res.error;
-        const double want = scale ? run_api_pairs({p}, ssim_settings(scale)).frames[0][0] : dense;
+        const double want = scale ? run_api_pairs({p}, ssim_spec(scale)).frames[0][0] : dense;
         EXPECT_EQ(res.frames[0][0], want) << "padded, scale " << scale;
         EXPECT_EQ(res.frames[1][0], want) << "bottom-up, scale " << scale;
     }
@@ -870,20 +854,19 @@ TEST(Ssim, Timing1080p)
     // Informative: CPU reference time per 1920x1080 8-bit pair (auto scale 4).
     const Pair p = natural1_pair("x264crf38", 0);
     const Pair big{tile(p.ref, 1920, 1080), tile(p.dis, 1920, 1080)};
-    const Geometry g = geometry(big.ref);
-    const Ssim m(ssim_settings(), g);
+    const auto m = ssim(ssim_spec(), geometry(big.ref));
     FrameView f;
     f.ref[0] = big.ref.view();
     f.dis[0] = big.dis.view();
     for (int threads : {1, 2}) {
         ThreadPool pool(threads);
         SsimAccum a;
-        ssim_cpu(m, g, f, &a, pool); // warm up
+        m->cpu(f, &a, pool); // warm up
         const int n = 30;
         const std::clock_t c0 = std::clock(); // CPU time of all threads: robust on a busy machine
         const auto t0 = std::chrono::steady_clock::now();
         for (int i = 0; i < n; i++)
-            ssim_cpu(m, g, f, &a, pool);
+            m->cpu(f, &a, pool);
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / n;
         const double cpu_ms = 1000.0 * static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC / n;

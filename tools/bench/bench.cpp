@@ -37,15 +37,24 @@ struct Options {
     HipTuning tuning;
 };
 
-unsigned feature_mask(const std::string &f)
+/// A benchmark row's work: features and models (VmafHipSettings strings).
+struct Workload {
+    const char *name, *features, *models;
+};
+
+const Workload workloads[] = {
+    {"psnr", "psnr", nullptr},
+    {"float_ssim", "float_ssim", nullptr},
+    {"adm", "adm", nullptr},
+    {"all", "psnr|float_ssim|adm", nullptr},
+};
+
+const Workload *find_workload(const std::string &name)
 {
-    if (f == "psnr")
-        return VMAFHIP_FEATURE_PSNR;
-    if (f == "float_ssim")
-        return VMAFHIP_FEATURE_FLOAT_SSIM;
-    if (f == "adm")
-        return VMAFHIP_FEATURE_ADM;
-    return VMAFHIP_FEATURE_ALL;
+    for (const Workload &w : workloads)
+        if (name == w.name)
+            return &w;
+    return nullptr;
 }
 
 // A few distinct 4:2:0 frame pairs with video-like structure, cycled.
@@ -92,7 +101,9 @@ VmafHipSettings settings(const Options &o, int w, int h, int bpc, const std::str
     s.width = w;
     s.height = h;
     s.bitdepth = bpc;
-    s.features = feature_mask(feat);
+    const Workload *work = find_workload(feat);
+    s.features = work->features;
+    s.models = work->models;
     s.backend = backend == "cpu" ? VMAFHIP_BACKEND_CPU : VMAFHIP_BACKEND_HIP;
     s.queue_depth = o.depth;
     s.threads = o.threads;
@@ -109,11 +120,14 @@ double run_fps(const VmafHipSettings &s, const Clip &clip, double seconds, std::
         return 0;
     }
     double elapsed = 0;
+    // warm-up frames are not timed; waiting for the last one's scores waits
+    // for all of them to be collected
+    const double *values;
     int n = 0;
-    // warm-up frames are not timed
-    for (int i = 0; i < 8; i++)
-        vmafhip_submit(c, &clip.pd[i % clip.pd.size()], &clip.pr[i % clip.pr.size()]);
-    vmafhip_flush(c);
+    for (; n < 8; n++)
+        vmafhip_submit(c, &clip.pd[n % clip.pd.size()], &clip.pr[n % clip.pr.size()]);
+    vmafhip_frame_scores(c, static_cast<unsigned>(n - 1), 1, &values);
+    const int warm = n;
     const auto t1 = std::chrono::steady_clock::now();
     do {
         for (int k = 0; k < 16; k++, n++)
@@ -127,7 +141,7 @@ double run_fps(const VmafHipSettings &s, const Clip &clip, double seconds, std::
     vmafhip_flush(c);
     elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     vmafhip_close(&c);
-    return n / elapsed;
+    return (n - warm) / elapsed;
 }
 
 // Several contexts on one device, one thread each: total frames per second.
@@ -152,9 +166,8 @@ double run_streams(const VmafHipSettings &s, const Clip &clip, double seconds, i
 bool gpu_timings(const VmafHipSettings &s, const Clip &clip, const HipTuning &tuning, BackendStats *st)
 {
     Metrics m;
-    std::vector<std::string> names, agg;
     std::string err;
-    if (metrics_create(s, &m, &names, &agg, &err) < 0)
+    if (metrics_create(s, Logger(nullptr, nullptr, VMAFHIP_LOG_ERROR), &m, &err) < 0)
         return false;
     HipTuning t = tuning;
     t.timing = true;
@@ -162,25 +175,26 @@ bool gpu_timings(const VmafHipSettings &s, const Clip &clip, const HipTuning &tu
     auto b = make_hip_backend(m, s, Logger(nullptr, nullptr, VMAFHIP_LOG_ERROR), &ret, &err, t);
     if (!b)
         return false;
-    const int planes = m.chroma_planes_read();
-    FrameAccum a;
+    const int planes = m.planes;
+    std::vector<uint8_t> a(m.accum_bytes);
     unsigned submitted = 0, collected = 0;
     for (int i = 0; i < 64; i++) {
         FrameView f;
+        f.index = submitted;
         const VmafHipPicture &r = clip.pr[i % clip.pr.size()], &d = clip.pd[i % clip.pd.size()];
         for (int p = 0; p < planes; p++) {
             f.ref[p] = PlaneView{static_cast<const uint8_t *>(r.data[p]), r.stride[p], m.g.scored_w(p), m.g.scored_h(p)};
             f.dis[p] = PlaneView{static_cast<const uint8_t *>(d.data[p]), d.stride[p], m.g.scored_w(p), m.g.scored_h(p)};
         }
         if (submitted - collected == static_cast<unsigned>(b->depth())) {
-            b->collect(true, &a, &err);
+            b->collect(true, a.data(), &err);
             collected++;
         }
-        b->submit(f, &err);
+        b->submit(f, true, &err);
         submitted++;
     }
     while (collected < submitted) {
-        b->collect(true, &a, &err);
+        b->collect(true, a.data(), &err);
         collected++;
     }
     return b->stats(st);
@@ -207,7 +221,8 @@ void usage()
         "usage: vmafhip-bench [options]\n"
         "  --sizes WxH,...        frame sizes (default 576x324,1920x1080,3840x2160)\n"
         "  --bits 8,10,...        bit depths (default 8,10; 10 only at 1920x1080)\n"
-        "  --features LIST        psnr,float_ssim,adm,all (default all four rows)\n"
+        "  --features LIST        rows: psnr, float_ssim, adm, all (psnr+float_ssim+adm)\n"
+        "                         (default: psnr,float_ssim,adm,all)\n"
         "  --backends LIST        cpu,hip (default both)\n"
         "  --streams 1,2,4        concurrent contexts on one GPU (default 1)\n"
         "  --seconds S            time per run (default 2)\n"
@@ -252,6 +267,11 @@ int main(int argc, char **argv)
                 o.bits.push_back(std::atoi(s.c_str()));
         } else if (a == "--features") {
             o.features = split(need());
+            for (const auto &f : o.features)
+                if (!find_workload(f)) {
+                    std::fprintf(stderr, "vmafhip-bench: unknown row '%s'\n", f.c_str());
+                    return 2;
+                }
         } else if (a == "--backends") {
             o.backends = split(need());
         } else if (a == "--streams") {

@@ -13,10 +13,10 @@ namespace cli {
 namespace {
 
 enum class Id {
-    Reference, Distorted, Width, Height, PixelFormat, Bitdepth, FrameCnt,
-    Feature, NoPrediction, Model,
-    Output, Xml, Json, Csv, FullPrecision, Quiet,
-    Backend, Device, Threads,
+    Reference, Distorted, Width, Height, PixelFormat, Bitdepth, FrameCnt, SkipRef, SkipDist,
+    Subsample, Feature, NoPrediction, Model,
+    Output, Xml, Json, Csv, Sub, FullPrecision, Quiet,
+    Backend, Device, Threads, CpuMask, GpuMask,
     Help, Version,
 };
 
@@ -38,33 +38,40 @@ const Flag flags[] = {
     {Id::Bitdepth, 'b', "bitdepth", "N",
      "8, 10, 12 or 16 (raw .yuv); above 8 bits samples are 16-bit little-endian"},
     {Id::FrameCnt, 0, "frame_cnt", "N", "score at most N frames (default: all)"},
+    {Id::SkipRef, 0, "frame_skip_ref", "N", "skip the first N frames of the reference"},
+    {Id::SkipDist, 0, "frame_skip_dist", "N", "skip the first N frames of the distorted video"},
+    {Id::Subsample, 0, "subsample", "N",
+     "score only frames 0, N, 2N, ... (motion still reads every frame) (default: 1)"},
+    {Id::Model, 'm', "model", "PARAMS",
+     "a VMAF model, repeatable: version=NAME (built in, below) or path=FILE (a libvmaf JSON "
+     "model), with :name=OUTPUT, :enable_transform=true, :disable_clip=true, "
+     ":FEATURE.OPTION=VALUE (default: version=vmaf_v0.6.1)"},
+    {Id::NoPrediction, 'n', "no_prediction", nullptr, "no model: compute the features only"},
     {Id::Feature, 0, "feature", "SPEC",
-     "NAME or NAME=option=value:option=value, repeatable; NAME: psnr, float_ssim or adm "
-     "(default: all three)"},
-    {Id::NoPrediction, 'n', "no_prediction", nullptr,
-     "accepted for libvmaf compatibility: vmafhip computes features only, it has no vmaf "
-     "model yet"},
-    {Id::Model, 'm', "model", "PARAMS", "not available: the vmaf model is not implemented yet"},
+     "a feature besides the models', repeatable: NAME or NAME=option=value:option=value "
+     "(NAME and options below)"},
     {Id::Output, 'o', "output", "PATH",
      "log file, \"-\" for stdout; without -o the pooled mean of every feature is printed"},
     {Id::Xml, 0, "xml", nullptr, "write the log as XML (default)"},
     {Id::Json, 0, "json", nullptr, "write the log as JSON"},
     {Id::Csv, 0, "csv", nullptr, "write the log as CSV"},
+    {Id::Sub, 0, "sub", nullptr, "write the log as subtitles (MicroDVD, one line per frame)"},
     {Id::FullPrecision, 0, "full-precision", nullptr,
      "print numbers with 17 significant digits (exact doubles) instead of 6 decimals"},
     {Id::Quiet, 'q', "quiet", nullptr, "no progress line on a terminal"},
     {Id::Backend, 0, "backend", "B", "auto (GPU if present, else CPU), cpu or hip"},
     {Id::Device, 0, "device", "N", "GPU index (default: 0)"},
     {Id::Threads, 0, "threads", "N", "CPU threads, 0 = one per core (default: 0)"},
+    {Id::CpuMask, 0, "cpumask", "MASK",
+     "accepted for libvmaf compatibility; vmafhip always gives libvmaf's plain-C results "
+     "(libvmaf's --cpumask 63)"},
+    {Id::GpuMask, 0, "gpumask", "MASK", "accepted for libvmaf compatibility; use --backend"},
     {Id::Help, 0, "help", nullptr, "print this text"},
     {Id::Version, 'v', "version", nullptr, "print the version"},
 };
 
 // libvmaf flags with no counterpart here: named as such, not as typos.
-const char *const libvmaf_only[] = {
-    "subsample", "cpumask", "gpumask", "sub", "frame_skip_ref", "frame_skip_dist",
-    "aom_ctc", "nflx_ctc",
-};
+const char *const libvmaf_only[] = {"aom_ctc", "nflx_ctc"};
 
 const char see_help[] = " (vmafhip --help lists the options)";
 
@@ -98,6 +105,16 @@ int apply(const Flag &f, const std::string &v, Options *o, std::string *err)
     case Id::Height: return set_int(f, v, &o->height, err);
     case Id::Bitdepth: return set_int(f, v, &o->bitdepth, err);
     case Id::FrameCnt: return set_int(f, v, &o->frame_cnt, err);
+    case Id::SkipRef: return set_int(f, v, &o->skip_ref, err);
+    case Id::SkipDist: return set_int(f, v, &o->skip_dist, err);
+    case Id::Subsample:
+        if (set_int(f, v, &o->subsample, err) < 0)
+            return -1;
+        if (o->subsample < 1) {
+            *err = spelling(f) + ": 0 is not valid: 1 scores every frame, N every N-th";
+            return -1;
+        }
+        return 0;
     case Id::Threads: return set_int(f, v, &o->threads, err);
     case Id::Device: return set_int(f, v, &o->device, err);
     case Id::PixelFormat:
@@ -122,13 +139,13 @@ int apply(const Flag &f, const std::string &v, Options *o, std::string *err)
     case Id::Xml: o->format = VMAFHIP_LOG_FMT_XML; return 0;
     case Id::Json: o->format = VMAFHIP_LOG_FMT_JSON; return 0;
     case Id::Csv: o->format = VMAFHIP_LOG_FMT_CSV; return 0;
+    case Id::Sub: o->format = VMAFHIP_LOG_FMT_SUB; return 0;
     case Id::FullPrecision: o->full_precision = true; return 0;
     case Id::Quiet: o->quiet = true; return 0;
-    case Id::NoPrediction: return 0;
-    case Id::Model:
-        *err = spelling(f) + ": the vmaf model is not implemented in vmafhip yet: run with "
-                             "-n/--no_prediction to compute the features only";
-        return -1;
+    case Id::NoPrediction: o->no_prediction = true; return 0;
+    case Id::Model: o->models.push_back(v); return 0;
+    case Id::CpuMask:
+    case Id::GpuMask: return 0;
     case Id::Help:
     case Id::Version: return 0;
     }
@@ -193,7 +210,8 @@ const Flag *lookup(const std::string &arg, std::string *inline_value, bool *has_
 std::string help_entry(const std::string &head, const std::string &text)
 {
     std::string out = "  " + head, line;
-    out.resize(out.size() < 30 ? 30 : out.size() + 1, ' ');
+    // A head that reaches the text column gets a line of its own.
+    out += out.size() < 30 ? std::string(30 - out.size(), ' ') : "\n" + std::string(30, ' ');
     std::istringstream words(text);
     for (std::string w; words >> w;) {
         if (!line.empty() && 30 + line.size() + 1 + w.size() > 80) {
@@ -223,8 +241,6 @@ int parse_args(int argc, const char *const *argv, Options *o, Action *action, st
             *action = f->id == Id::Help ? Action::Help : Action::Version;
             return 0;
         }
-        if (f->id == Id::Model) // an error whatever the value, or without one
-            return apply(*f, value, o, err);
         if (!f->value && has_inline) {
             *err = "option " + spelling(*f) + " takes no value (in '" + arg + "')";
             return -1;
@@ -259,27 +275,32 @@ std::string help_text()
     std::string out =
         "Usage: vmafhip -r REF -d DIS [-w W -h H -p FMT -b BITS] [options]\n"
         "\n"
-        "Scores a distorted video against its reference with libvmaf-compatible\n"
-        "metrics (psnr, float_ssim, integer adm), with the flags and log formats of\n"
-        "libvmaf's vmaf tool. Raw .yuv inputs are in FFmpeg's planar layout and need\n"
-        "-w, -h, -p and -b; a .y4m header gives them (if given too, they must agree).\n"
-        "No vmaf model score is computed yet: runs are feature-only, as with -n.\n"
+        "Scores a distorted video against its reference with libvmaf's VMAF models and\n"
+        "features, with the flags and log formats of libvmaf's vmaf tool. Raw .yuv\n"
+        "inputs are in FFmpeg's planar layout and need -w, -h, -p and -b; a .y4m header\n"
+        "gives them (if given too, they must agree).\n"
         "\n"
         "Options:\n";
     for (const auto &f : flags)
         out += help_entry(std::string(f.short_name ? std::string("-") + f.short_name + ", " : "    ") +
                               "--" + f.name + (f.value ? std::string(" ") + f.value : ""),
                           f.help);
-    out += "\nFeature options (--feature NAME=option=value:option=value):\n";
-    const char *last = "";
-    for (int i = 0; i < vmafhip_option_count(); i++) {
-        const char *feature, *name, *help, *def, *range;
-        vmafhip_option_info(i, &feature, &name, &help, &def, &range);
-        if (std::strcmp(feature, last))
-            out += std::string("  ") + feature + "\n";
-        last = feature;
-        out += help_entry(std::string("  ") + name,
-                          std::string(help) + "; default " + def + ", accepted: " + range);
+    out += "\nBuilt-in models (-m version=NAME):";
+    for (int i = 0; const char *m = vmafhip_builtin_model(i); i++)
+        out += std::string(i ? ", " : " ") + m;
+    out += "\n\nFeatures (--feature NAME=option=value:option=value):\n";
+    for (int k = 0; k < vmafhip_feature_count(); k++) {
+        const char *feature, *about;
+        vmafhip_feature_info(k, &feature, &about);
+        out += help_entry(feature, about);
+        for (int i = 0; i < vmafhip_option_count(); i++) {
+            const char *owner, *name, *alias, *help, *def, *range;
+            vmafhip_option_info(i, &owner, &name, &alias, &help, &def, &range);
+            if (std::strcmp(owner, feature))
+                continue;
+            out += help_entry(std::string("  ") + name + (alias ? std::string(" (") + alias + ")" : ""),
+                              std::string(help) + "; default " + def + ", accepted: " + range);
+        }
     }
     out += "\nExit status: 0 on success, 1 on any error (nothing is written then).\n";
     return out;

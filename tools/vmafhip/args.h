@@ -14,7 +14,11 @@ struct Options {
     int width = -1, height = -1;       ///< -w, -h; -1 = not given
     int bitdepth = -1;                 ///< -b; -1 = not given
     int chroma = -1;                   ///< -p as a VmafHipChroma; -1 = not given
-    std::vector<std::string> features; ///< --feature specs in order; empty = library default
+    std::vector<std::string> features; ///< --feature specs in order
+    std::vector<std::string> models;   ///< -m specs in order; empty = libvmaf's default model
+    bool no_prediction = false;        ///< -n: features only, no model
+    int subsample = 1;                 ///< --subsample: score every N-th frame
+    int skip_ref = 0, skip_dist = 0;   ///< --frame_skip_ref, --frame_skip_dist
     std::string output;                ///< -o; empty = pooled summary on stdout
     VmafHipLogFormat format = VMAFHIP_LOG_FMT_XML; ///< libvmaf's default
     int threads = 0;                   ///< --threads; 0 = one per core
@@ -31,8 +35,8 @@ enum class Action { Run, Help, Version };
 /// which argument is wrong and what is accepted.
 int parse_args(int argc, const char *const *argv, Options *o, Action *action, std::string *err);
 
-/// The --help text: every flag, and every option of every feature from
-/// vmafhip_option_info() with its default and range.
+/// The --help text: every flag, the built-in models, and every option of
+/// every feature from vmafhip_option_info() with its default and range.
 std::string help_text();
 
 } // namespace cli

@@ -1,7 +1,8 @@
-// vmafhip: the command-line scorer, a stand-in for libvmaf's `vmaf` tool on
-// the features vmafhip computes. Parse the flags, open both inputs, settle
-// the frame format, open a context, score frame pairs as they are read,
-// then write the log (-o) or print the pooled means.
+// vmafhip: the command-line scorer, a stand-in for libvmaf's `vmaf` tool.
+// Parse the flags, open both inputs, settle the frame format, open a
+// context, score frame pairs as they are read, then write the log (-o) and
+// print the pooled model scores as libvmaf does (and, without -o, the pooled
+// mean of every feature).
 //
 // Failures exit with status 1 and one message on stderr. A frame the library
 // cannot score (e.g. -ERANGE: a 10-bit sample above 1023) stops the run and
@@ -51,6 +52,15 @@ void log_message(void *cookie, VmafHipLogLevel level, const char *fmt, va_list v
     else
         std::fprintf(stderr, "vmafhip: %s: %s\n", level == VMAFHIP_LOG_WARNING ? "warning" : "info",
                      msg.c_str());
+}
+
+// Specs joined with '|', the library's list separator.
+std::string join(const std::vector<std::string> &specs)
+{
+    std::string out;
+    for (const auto &s : specs)
+        out += (out.empty() ? "" : "|") + s;
+    return out;
 }
 
 int fail(const std::string &msg)
@@ -128,6 +138,23 @@ int check_writable(const std::string &path, std::string *err)
         return 0;
     *err = "cannot write the log to '" + path + "': " + why;
     return -1;
+}
+
+// Read and drop the first n frames of an input (--frame_skip_ref/_dist).
+int skip(Input &in, int n, const Format &fmt, std::string *err)
+{
+    std::vector<uint8_t> buf(n ? frame_bytes(fmt) : 0);
+    for (int i = 0; i < n; i++) {
+        const int r = in.read(buf.data(), err);
+        if (r < 0)
+            return -1;
+        if (!r) {
+            *err = in.label() + " has only " + std::to_string(i) + " frames: cannot skip " +
+                   std::to_string(n);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 // Frames in `in` when reading stopped after `read` of them, for the
@@ -209,14 +236,64 @@ long long score(VmafHipContext *ctx, const Options &o, const Format &fmt, Input 
     return n;
 }
 
-// libvmaf-like "name: value" lines: the pooled mean of each feature, then
-// the end-of-stream aggregates.
+// The index of feature `name`, or -1.
+int feature_index(VmafHipContext *ctx, const std::string &name)
+{
+    const char *const *names;
+    const int n = vmafhip_feature_names(ctx, &names);
+    for (int i = 0; i < n; i++)
+        if (name == names[i])
+            return i;
+    return -1;
+}
+
+// libvmaf's lines for each model: "<version or path>: <pooled mean>", and
+// for a bootstrap model a second line with its bagging score, 95 %
+// interval and spread.
+void print_models(VmafHipContext *ctx, bool full_precision)
+{
+    const char *const num = full_precision ? "%.17g" : "%f";
+    for (int k = 0; k < vmafhip_model_count(ctx); k++) {
+        const char *source;
+        int main_score;
+        VmafHipPooled p;
+        vmafhip_model_info(ctx, k, &source, &main_score);
+        if (vmafhip_pooled(ctx, main_score, &p) < 0)
+            continue;
+        std::printf("%s: ", source);
+        std::printf(num, p.mean);
+        std::printf("\n");
+        const char *const *names;
+        vmafhip_feature_names(ctx, &names);
+        const std::string base = names[main_score];
+        const int bagging = feature_index(ctx, base + "_bagging");
+        if (bagging < 0)
+            continue;
+        VmafHipPooled b, lo, hi, sd;
+        vmafhip_pooled(ctx, bagging, &b);
+        vmafhip_pooled(ctx, feature_index(ctx, base + "_ci_p95_lo"), &lo);
+        vmafhip_pooled(ctx, feature_index(ctx, base + "_ci_p95_hi"), &hi);
+        vmafhip_pooled(ctx, feature_index(ctx, base + "_stddev"), &sd);
+        const std::string line = std::string("%s: ") + num + ", ci.p95: [" + num + ", " + num +
+                                 "], stddev: " + num + "\n";
+        std::printf(line.c_str(), source, b.mean, lo.mean, hi.mean, sd.mean);
+    }
+}
+
+// "name: value" lines: the pooled mean of each feature that is not a model
+// score, then the end-of-stream aggregates.
 void print_summary(VmafHipContext *ctx, bool full_precision)
 {
     const char *const fmt = full_precision ? "%s: %.17g\n" : "%s: %.6f\n";
     const char *const *names;
     const int n = vmafhip_feature_names(ctx, &names);
-    for (int i = 0; i < n; i++) {
+    int first_model = n;
+    for (int k = 0; k < vmafhip_model_count(ctx); k++) {
+        int main_score;
+        vmafhip_model_info(ctx, k, nullptr, &main_score);
+        first_model = main_score < first_model ? main_score : first_model;
+    }
+    for (int i = 0; i < first_model; i++) {
         VmafHipPooled p;
         if (!vmafhip_pooled(ctx, i, &p))
             std::printf(fmt, names[i], p.mean);
@@ -235,11 +312,11 @@ int run(const Options &o)
     s.log_callback = log_message;
     s.log_cookie = &sink;
     s.log_level = VMAFHIP_LOG_WARNING;
-    if (!o.features.empty())
-        s.features = 0;
-    for (const auto &spec : o.features)
-        if (vmafhip_settings_use_feature(&s, spec.c_str()) < 0)
-            return fail("--feature '" + spec + "': " + sink.last_error);
+    // libvmaf's CLI: the default model unless -n or -m; features besides.
+    const std::string features = join(o.features), models = join(o.models);
+    s.features = features.c_str();
+    s.models = o.no_prediction ? nullptr : o.models.empty() ? s.models : models.c_str();
+    s.n_subsample = o.subsample;
     s.backend = o.backend;
     s.device = o.device;
     s.threads = o.threads;
@@ -263,16 +340,17 @@ int run(const Options &o)
         return fail(vmafhip_last_error(nullptr));
     const Context ctx(raw_ctx);
     if (ref->start(fmt, &err) < 0 || dis->start(fmt, &err) < 0 ||
+        skip(*ref, o.skip_ref, fmt, &err) < 0 || skip(*dis, o.skip_dist, fmt, &err) < 0 ||
         check_writable(o.output, &err) < 0 || score(ctx.get(), o, fmt, *ref, *dis, &err) < 0)
         return fail(err);
 
-    if (o.output.empty()) {
-        print_summary(ctx.get(), o.full_precision);
-        return 0;
-    }
-    if (vmafhip_write_log(ctx.get(), o.output.c_str(), o.format,
+    if (!o.output.empty() &&
+        vmafhip_write_log(ctx.get(), o.output.c_str(), o.format,
                           o.full_precision ? VMAFHIP_LOG_FULL_PRECISION : 0) < 0)
         return fail(vmafhip_last_error(ctx.get()));
+    print_models(ctx.get(), o.full_precision);
+    if (o.output.empty())
+        print_summary(ctx.get(), o.full_precision);
     return 0;
 }
 

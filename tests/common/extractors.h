@@ -1,0 +1,57 @@
+// Extractor instances for tests of one extractor's CPU reference, built
+// from a feature spec through the table as vmafhip_open() builds them.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/specs.h"
+#include "extractors/options.h"
+
+namespace testfx {
+
+/// The request of one feature spec ("adm=debug=true"); a failure is a test failure.
+inline vmafhip::FeatureRequest feature_request(const std::string &spec)
+{
+    std::vector<vmafhip::FeatureRequest> r;
+    std::string msg;
+    EXPECT_EQ(vmafhip::parse_features(spec.c_str(), &r, &msg), 0) << msg;
+    EXPECT_EQ(r.size(), 1u) << spec;
+    return r.empty() ? vmafhip::FeatureRequest{} : r[0];
+}
+
+/// The options struct T of the extractor a spec names, with the spec's values.
+template <typename T> T options_of(const std::string &spec)
+{
+    const vmafhip::FeatureRequest r = feature_request(spec);
+    return vmafhip::options_struct<T>(*r.info, r.options);
+}
+
+/// An instance for spec and geometry g, or nullptr with *ret and *msg set.
+inline std::unique_ptr<vmafhip::Extractor> try_extractor(const std::string &spec,
+                                                         const vmafhip::Geometry &g, int *ret,
+                                                         std::string *msg)
+{
+    const vmafhip::FeatureRequest r = feature_request(spec);
+    vmafhip::ExtractorConfig c;
+    c.g = g;
+    c.options = r.options;
+    c.suffix = vmafhip::option_suffix(*r.info, r.options);
+    *ret = 0;
+    return r.info->create(c, ret, msg);
+}
+
+/// An instance of extractor class T for spec and g; a failure is a test failure.
+template <typename T> std::unique_ptr<T> extractor(const std::string &spec, const vmafhip::Geometry &g)
+{
+    int ret;
+    std::string msg;
+    std::unique_ptr<vmafhip::Extractor> e = try_extractor(spec, g, &ret, &msg);
+    EXPECT_TRUE(e) << spec << ": " << msg;
+    return std::unique_ptr<T>(static_cast<T *>(e.release()));
+}
+
+} // namespace testfx
