@@ -102,7 +102,7 @@ const ExtractorInfo motion_extractor = {
     bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     2, // motion_five_frame_window: motion3 of frame 0 needs frame 2 (docs/motion.md §4.3)
     create_motion,
-    nullptr, // CPU only for now
+    VMAFHIP_GPU_IMPL(motion_gpu),
 };
 
 Motion::Motion(const ExtractorConfig &c, const MotionOptions &o)
