@@ -36,19 +36,14 @@
 #include "base/thread_pool.h"
 #include "extractors/motion.h"
 #include "extractors/options.h"
+#include "tests/common/bits.h"
 #include "tests/common/fixtures.h"
 #include "tests/common/json.h"
 
 using namespace vmafhip;
+using testfx::bits;
 
 namespace {
-
-uint64_t bits(double v)
-{
-    uint64_t u;
-    std::memcpy(&u, &v, sizeof(u));
-    return u;
-}
 
 /// Options from libvmaf's "name=value:name=value" text ("" for the defaults).
 OptionValues parse_options(const std::string &text)
