@@ -3,6 +3,7 @@
 
 #include "extractors/adm.h"
 #include "extractors/extractor.h"
+#include "extractors/motion.h"
 #include "extractors/psnr.h"
 #include "extractors/ssim.h"
 
@@ -14,6 +15,7 @@ const std::vector<const ExtractorInfo *> &extractor_table()
         &psnr_extractor,
         &ssim_extractor,
         &adm_extractor,
+        &motion_extractor,
     };
     return table;
 }
