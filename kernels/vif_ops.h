@@ -18,11 +18,11 @@
 
 // Full unrolling of the fixed-length tap loops in device code (host
 // compilers unroll them on their own; GCC does not know the pragma).
-#if defined(__CUDACC__) || defined(__HIP__)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define VIF_UNROLL _Pragma("unroll")
 #else
 #define VIF_UNROLL
-#endif // defined(__CUDACC__) || defined(__HIP__)
+#endif // defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 
 namespace vmafhip {
 
@@ -253,20 +253,22 @@ VMAFHIP_HD int32_t vif_trunc_i32(double d)
  * to double BEFORE the subtraction. A fused multiply-add keeps the exact
  * product and can move the truncated integer by one. The build passes
  * -ffp-contract=off (host and HIP) and -fmad=false (nvcc); on top of that
- * the device forms use the round-to-nearest intrinsics (never fused) and
- * clang is told locally, so the rule holds even if a flag is lost.
+ * nvcc gets the round-to-nearest intrinsics (never fused) and clang (HIP
+ * device code, clang hosts) the pragma, which covers the operators written
+ * here (HIP's __dmul_rn is a plain inline product that a global
+ * -ffp-contract=fast would still fuse), so the rule holds if a flag is lost.
  */
 VMAFHIP_HD int32_t vif_residual(int32_t s2, double g, int32_t s12)
 {
 #if defined(__clang__)
 #pragma clang fp contract(off)
 #endif // defined(__clang__)
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__CUDA_ARCH__)
     const double d = __dsub_rn(static_cast<double>(s2), __dmul_rn(g, static_cast<double>(s12)));
 #else
     const double p = g * static_cast<double>(s12);
     const double d = static_cast<double>(s2) - p;
-#endif // device compilers
+#endif // defined(__CUDA_ARCH__)
     return vif_trunc_i32(d);
 }
 

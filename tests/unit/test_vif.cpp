@@ -5,7 +5,8 @@
 //   VifLog2.*     the log2 table and L(x) (§5)
 //   VifOps.*      taps, the repeated mirror against libvmaf's padding loop,
 //                 shifts, the uncontracted residual, the per-pixel statistic
-//   VifEntry.*    the table entry: options, features, limits, names, suffixes
+//   VifEntry.*    the table entry: options, features, limits, names, suffixes,
+//                 and the GPU constants and workspace (GPU builds)
 //   VifGolden.*   every fixture pair with VIF, and the small / 10-, 12-,
 //                 16-bit VIF fixtures, against libvmaf goldens bit for bit
 //                 (scores and every debug value)
@@ -381,11 +382,27 @@ TEST(VifEntry, TableRow)
     EXPECT_EQ(e.min_h, 8);
     EXPECT_EQ(e.bit_depths, bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16));
     EXPECT_EQ(e.max_lookahead, 0);
-#if VMAFHIP_GPU
-    EXPECT_NE(e.gpu, nullptr);
-#else
-    EXPECT_EQ(e.gpu, nullptr);
-#endif // VMAFHIP_GPU
+}
+
+TEST(VifEntry, GpuHostSide)
+{
+    // Set in builds with a GPU platform only; its host side needs no device.
+    const GpuImpl *gpu = vif_extractor.gpu;
+    if (!gpu)
+        GTEST_SKIP() << "built without a GPU platform";
+    int ret = 0;
+    std::string msg;
+    const std::unique_ptr<Extractor> e = make(Geometry{97, 61, 8, VMAFHIP_CHROMA_420}, {}, &ret, &msg);
+    // The constants are the CPU's log2 table, byte for byte.
+    ASSERT_EQ(gpu->constants_bytes(*e), VIF_LOG2_ENTRIES * sizeof(uint16_t));
+    std::vector<uint16_t> host(VIF_LOG2_ENTRIES);
+    gpu->fill_constants(*e, host.data());
+    EXPECT_EQ(std::memcmp(host.data(), vif_log2_table(), host.size() * sizeof(uint16_t)), 0);
+    // The workspace holds the ref and dis pictures of scales 1-3.
+    const size_t need = 2 * sizeof(uint16_t) * (48 * 30 + 24 * 15 + 12 * 7);
+    EXPECT_GE(gpu->workspace_bytes(*e), need);
+    EXPECT_LT(gpu->workspace_bytes(*e), need + 6 * 256);
+    EXPECT_NE(gpu->enqueue, nullptr);
 }
 
 TEST(VifEntry, NamesAndSuffixes)
