@@ -51,6 +51,8 @@ struct PaddedPair {
 
 /// Buffers of one chunk of rows.
 struct RowScratch {
+    std::vector<uint32_t> mu[2];  ///< vertical filter sums of one row: means,
+    std::vector<uint64_t> sq[3];  ///< second moments xx, yy, xy
     std::vector<VifVert> v;     ///< vertical outputs of one row, mirrored columns on both sides
     std::vector<uint16_t> t[2]; ///< low-pass vertical outputs of one row, ref and dis
 };
@@ -74,12 +76,34 @@ void stats_rows(const VifParams &p, PaddedPair &im, const VifVert &stale, const 
     constexpr int R = vif_half(S);
     const int w = im.w;
     const int vp = vif_vp_shift(S, p.bpc), vq = vif_vq_shift(S, p.bpc);
+    for (auto *b : {&rs.mu[0], &rs.mu[1]})
+        b->resize(static_cast<size_t>(w));
+    for (auto *b : {&rs.sq[0], &rs.sq[1], &rs.sq[2]})
+        b->resize(static_cast<size_t>(w));
+    uint32_t *__restrict__ m1 = rs.mu[0].data();
+    uint32_t *__restrict__ m2 = rs.mu[1].data();
+    uint64_t *__restrict__ xx = rs.sq[0].data();
+    uint64_t *__restrict__ yy = rs.sq[1].data();
+    uint64_t *__restrict__ xy = rs.sq[2].data();
     rs.v.resize(static_cast<size_t>(w + 2 * R));
     VifVert *v = rs.v.data() + R;
     for (int i = i0; i < i1; i++) {
-        const uint16_t *x = im.row(0, i - R), *y = im.row(1, i - R);
+        // vif_vertical, tap by tap over the whole row (rows i - R .. i + R):
+        // the same sums in the same order, in a loop the compiler vectorises.
+        std::fill(m1, m1 + w, 0u);
+        std::fill(m2, m2 + w, 0u);
+        std::fill(xx, xx + w, uint64_t{0});
+        std::fill(yy, yy + w, uint64_t{0});
+        std::fill(xy, xy + w, uint64_t{0});
+        for (int k = 0; k <= 2 * R; k++) {
+            const uint32_t f = vif_tap(S, k < R ? R - k : k - R);
+            const uint16_t *__restrict__ x = im.row(0, i - R + k);
+            const uint16_t *__restrict__ y = im.row(1, i - R + k);
+            for (int j = 0; j < w; j++)
+                vif_vertical_tap(m1[j], m2[j], xx[j], yy[j], xy[j], f, x[j], y[j]);
+        }
         for (int j = 0; j < w; j++)
-            v[j] = vif_vertical<S>(x + j, y + j, w, vp, vq);
+            v[j] = vif_vertical_round(VifSums{m1[j], m2[j], xx[j], yy[j], xy[j]}, vp, vq);
         pad_columns(v, w, R, &stale);
         for (int j = 0; j < w; j++)
             vif_pixel(vif_horizontal<S>(v + j - R), p.egl, table, part);

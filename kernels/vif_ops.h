@@ -141,27 +141,24 @@ struct VifVert {
     uint32_t xx, yy, xy;
 };
 
-/**
- * Vertical stage of scale S at one column: taps over x[k * step], y[k * step]
- * for k = 0 .. 2 * half (the caller has mirrored the rows). With the rounding
- * of scale S (vp, vq from vif_vp_shift / vif_vq_shift).
- */
-template <int S, typename T>
-VMAFHIP_HD VifVert vif_vertical(const T *x, const T *y, ptrdiff_t step, int vp, int vq)
+/// One tap of the vertical stage: f * x and f * y into the means, (f x) x,
+/// (f y) y and (f x) y into the second moments (f x is libvmaf's uint32
+/// img_coeff).
+VMAFHIP_HD void vif_vertical_tap(uint32_t &mu1, uint32_t &mu2, uint64_t &xx, uint64_t &yy,
+                                 uint64_t &xy, uint32_t f, uint32_t x, uint32_t y)
 {
-    constexpr int R = vif_half(S);
-    VifSums a = {0, 0, 0, 0, 0};
-    VIF_UNROLL
-    for (int k = 0; k <= 2 * R; k++) {
-        const uint32_t f = vif_tap(S, k < R ? R - k : k - R);
-        const uint32_t xv = x[k * step], yv = y[k * step];
-        const uint32_t fx = f * xv, fy = f * yv; // libvmaf's uint32 img_coeff
-        a.mu1 += fx;
-        a.mu2 += fy;
-        a.xx += static_cast<uint64_t>(fx) * xv;
-        a.yy += static_cast<uint64_t>(fy) * yv;
-        a.xy += static_cast<uint64_t>(fx) * yv;
-    }
+    const uint32_t fx = f * x, fy = f * y;
+    mu1 += fx;
+    mu2 += fy;
+    xx += static_cast<uint64_t>(fx) * x;
+    yy += static_cast<uint64_t>(fy) * y;
+    xy += static_cast<uint64_t>(fx) * y;
+}
+
+/// The vertical sums rounded as libvmaf stores them (vp, vq from
+/// vif_vp_shift / vif_vq_shift).
+VMAFHIP_HD VifVert vif_vertical_round(const VifSums &a, int vp, int vq)
+{
     const uint64_t aq = vif_round_add(vq);
     VifVert v;
     v.mu1 = static_cast<uint16_t>((a.mu1 + vif_round_add(vp)) >> vp);
@@ -170,6 +167,22 @@ VMAFHIP_HD VifVert vif_vertical(const T *x, const T *y, ptrdiff_t step, int vp, 
     v.yy = static_cast<uint32_t>((a.yy + aq) >> vq);
     v.xy = static_cast<uint32_t>((a.xy + aq) >> vq);
     return v;
+}
+
+/**
+ * Vertical stage of scale S at one column: taps over x[k * step], y[k * step]
+ * for k = 0 .. 2 * half (the caller has mirrored the rows), then rounded.
+ */
+template <int S, typename T>
+VMAFHIP_HD VifVert vif_vertical(const T *x, const T *y, ptrdiff_t step, int vp, int vq)
+{
+    constexpr int R = vif_half(S);
+    VifSums a = {0, 0, 0, 0, 0};
+    VIF_UNROLL
+    for (int k = 0; k <= 2 * R; k++)
+        vif_vertical_tap(a.mu1, a.mu2, a.xx, a.yy, a.xy, vif_tap(S, k < R ? R - k : k - R), x[k * step],
+                         y[k * step]);
+    return vif_vertical_round(a, vp, vq);
 }
 
 /// Horizontal stage of scale S: taps over v[0 .. 2 * half] (mirrored columns).
