@@ -96,7 +96,7 @@ void stats_rows(const VifParams &p, PaddedPair &im, const VifVert &stale, const 
         std::fill(yy, yy + w, uint64_t{0});
         std::fill(xy, xy + w, uint64_t{0});
         for (int k = 0; k <= 2 * R; k++) {
-            const uint32_t f = vif_tap(S, k < R ? R - k : k - R);
+            const uint32_t f = vif_tap_at<S>(k);
             const uint16_t *__restrict__ x = im.row(0, i - R + k);
             const uint16_t *__restrict__ y = im.row(1, i - R + k);
             for (int j = 0; j < w; j++)
@@ -123,11 +123,11 @@ void down_rows(const VifParams &p, PaddedPair &src, PaddedPair &dst, int y0, int
         for (int y = y0; y < y1; y++) {
             const uint16_t *in = src.row(pic, 2 * y - R); // only even rows are kept
             for (int j = 0; j < w; j++)
-                t[j] = vif_down_vertical<S>(in + j, w, shift);
+                t[j] = vif_lowpass<S>(in + j, w, shift);
             pad_columns(t, w, R, t); // w >= 2 at scales 0-2 (W >= 8)
             uint16_t *out = dst.row(pic, y);
             for (int x = 0; x < dst.w; x++)
-                out[x] = vif_down_horizontal<S>(t + 2 * x - R);
+                out[x] = vif_lowpass<S>(t + 2 * x - R, 1, 16);
         }
     }
 }

@@ -147,8 +147,8 @@ __global__ void __launch_bounds__(kThreads)
         const int sh = vif_down_shift(S + 1, p.bpc);
         for (int e = tid; e < DH * DW; e += kThreads) {
             const int r = e / DW, c = e - r * DW;
-            s_tx[r][c] = vif_down_vertical<S + 1>(&s_x[2 * r + R - RN][c + R - RN], IW, sh);
-            s_ty[r][c] = vif_down_vertical<S + 1>(&s_y[2 * r + R - RN][c + R - RN], IW, sh);
+            s_tx[r][c] = vif_lowpass<S + 1>(&s_x[2 * r + R - RN][c + R - RN], IW, sh);
+            s_ty[r][c] = vif_lowpass<S + 1>(&s_y[2 * r + R - RN][c + R - RN], IW, sh);
         }
     }
     __syncthreads();
@@ -172,8 +172,8 @@ __global__ void __launch_bounds__(kThreads)
             const int y = i0 / 2 + r, x = j0 / 2 + c;
             if (y < hn && x < wn) {
                 const ptrdiff_t o = static_cast<ptrdiff_t>(y) * wn + x;
-                io.next[0][o] = vif_down_horizontal<S + 1>(&s_tx[r][2 * c]);
-                io.next[1][o] = vif_down_horizontal<S + 1>(&s_ty[r][2 * c]);
+                io.next[0][o] = vif_lowpass<S + 1>(&s_tx[r][2 * c], 1, 16);
+                io.next[1][o] = vif_lowpass<S + 1>(&s_ty[r][2 * c], 1, 16);
             }
         }
     }

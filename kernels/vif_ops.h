@@ -95,6 +95,12 @@ VMAFHIP_HD constexpr uint32_t vif_tap(int s, int d)
     }
 }
 
+/// Tap k of the filter of scale S, k = 0 .. 2 * half (left to right).
+template <int S> VMAFHIP_HD constexpr uint32_t vif_tap_at(int k)
+{
+    return vif_tap(S, k < vif_half(S) ? vif_half(S) - k : k - vif_half(S));
+}
+
 /// docs/vif.md §3: libvmaf pads every image and every filtered row by copying
 /// mirror rows one at a time, which for n >= 2 is reflect-101 repeated
 /// (period 2(n - 1)): -1 -> 1, n -> n - 2, and indices further out than n
@@ -180,7 +186,7 @@ VMAFHIP_HD VifVert vif_vertical(const T *x, const T *y, ptrdiff_t step, int vp, 
     VifSums a = {0, 0, 0, 0, 0};
     VIF_UNROLL
     for (int k = 0; k <= 2 * R; k++)
-        vif_vertical_tap(a.mu1, a.mu2, a.xx, a.yy, a.xy, vif_tap(S, k < R ? R - k : k - R), x[k * step],
+        vif_vertical_tap(a.mu1, a.mu2, a.xx, a.yy, a.xy, vif_tap_at<S>(k), x[k * step],
                          y[k * step]);
     return vif_vertical_round(a, vp, vq);
 }
@@ -193,7 +199,7 @@ template <int S> VMAFHIP_HD VifSums vif_horizontal(const VifVert *v)
     VifSums a = {0, 0, 0, 0, 0};
     VIF_UNROLL
     for (int k = 0; k <= 2 * R; k++) {
-        const uint32_t f = vif_tap(S, k < R ? R - k : k - R);
+        const uint32_t f = vif_tap_at<S>(k);
         a.mu1 += f * static_cast<uint32_t>(v[k].mu1);
         a.mu2 += f * static_cast<uint32_t>(v[k].mu2);
         a.xx += static_cast<uint64_t>(f) * v[k].xx;
@@ -209,26 +215,18 @@ template <int S> VMAFHIP_HD VifSums vif_horizontal(const VifVert *v)
 // ---------------------------------------------------------------------------
 // The low-pass that builds scale S from scale S - 1 (docs/vif.md §4.2).
 
-/// Vertical: taps of filter S over p[k * step], (sum + add) >> shift, stored uint16.
-template <int S, typename T> VMAFHIP_HD uint16_t vif_down_vertical(const T *p, ptrdiff_t step, int shift)
+/// One output of filter S over p[k * step], k = 0 .. 2 * half: (sum + add)
+/// >> shift, stored uint16 (the sum is uint32: 65536 * 65535 + 2^15 fits).
+/// Vertical pass: step = the row pitch, shift = vif_down_shift(S, bpc);
+/// horizontal pass: step 1, shift 16.
+template <int S, typename T> VMAFHIP_HD uint16_t vif_lowpass(const T *p, ptrdiff_t step, int shift)
 {
     constexpr int R = vif_half(S);
     uint32_t a = 0;
     VIF_UNROLL
     for (int k = 0; k <= 2 * R; k++)
-        a += vif_tap(S, k < R ? R - k : k - R) * static_cast<uint32_t>(p[k * step]);
+        a += vif_tap_at<S>(k) * static_cast<uint32_t>(p[k * step]);
     return static_cast<uint16_t>((a + vif_round_add(shift)) >> shift);
-}
-
-/// Horizontal: taps of filter S over t[0 .. 2 * half], (sum + 32768) >> 16.
-template <int S> VMAFHIP_HD uint16_t vif_down_horizontal(const uint16_t *t)
-{
-    constexpr int R = vif_half(S);
-    uint32_t a = 0;
-    VIF_UNROLL
-    for (int k = 0; k <= 2 * R; k++)
-        a += vif_tap(S, k < R ? R - k : k - R) * static_cast<uint32_t>(t[k]);
-    return static_cast<uint16_t>((a + 32768) >> 16);
 }
 
 // ---------------------------------------------------------------------------

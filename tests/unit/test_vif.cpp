@@ -298,7 +298,7 @@ TEST(VifOps, Shifts)
     const VifVert v = vif_vertical<0>(flat, flat, 1, 8, 0);
     EXPECT_EQ(v.mu1, 200 * 256);
     EXPECT_EQ(v.xx, 65536u * 200 * 200);
-    EXPECT_EQ(vif_down_vertical<1>(flat, 1, 8), 200 * 256);
+    EXPECT_EQ(vif_lowpass<1>(flat, 1, 8), 200 * 256);
 }
 
 TEST(VifOps, ResidualIsNotFused)
