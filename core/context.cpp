@@ -138,7 +138,10 @@ int context_complete_until(VmafHipContext *c, unsigned count, bool wait)
         if (c->fatal)
             return c->fatal;
         const unsigned i = c->completed;
-        if (i < c->collected && (c->flushed || c->collected > i + lookahead)) {
+        // Complete once the frames it reads are finished; after flush, the
+        // last frames once every frame is.
+        const bool ended = c->flushed && c->collected == c->submitted();
+        if (i < c->collected && (ended || c->collected > i + lookahead)) {
             complete_one(c);
             continue;
         }

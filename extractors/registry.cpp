@@ -6,6 +6,7 @@
 #include "extractors/motion.h"
 #include "extractors/psnr.h"
 #include "extractors/ssim.h"
+#include "extractors/vif.h"
 
 namespace vmafhip {
 
@@ -15,6 +16,7 @@ const std::vector<const ExtractorInfo *> &extractor_table()
         &psnr_extractor,
         &ssim_extractor,
         &adm_extractor,
+        &vif_extractor,
         &motion_extractor,
     };
     return table;

@@ -289,6 +289,9 @@ TEST(Api, NegativeStrides)
             }
         ASSERT_EQ(vmafhip_submit(bottom.get(), &df, &rf), i) << vmafhip_last_error(bottom.get());
     }
+    // The last frame's motion needs the end of the stream.
+    ASSERT_EQ(vmafhip_flush(top.get()), 0);
+    ASSERT_EQ(vmafhip_flush(bottom.get()), 0);
     const char *const *names;
     const int n = vmafhip_feature_names(top.get(), &names);
     for (unsigned i = 0; i < 2; i++) {
@@ -323,6 +326,8 @@ TEST(Api, CallerMemoryReusableAfterSubmit)
         std::memset(rbuf.data(), 0xA5, rbuf.size()); // garbage right after submit
         std::memset(dbuf.data(), 0x3C, dbuf.size());
     }
+    ASSERT_EQ(vmafhip_flush(clean.get()), 0);
+    ASSERT_EQ(vmafhip_flush(dirty.get()), 0);
     const char *const *names;
     const int n = vmafhip_feature_names(clean.get(), &names);
     for (unsigned i = 0; i < static_cast<unsigned>(f.frames); i++) {
