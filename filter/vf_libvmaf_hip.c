@@ -7,14 +7,19 @@
 
 /**
  * @file
- * Calculate libvmaf-compatible quality metrics (psnr, float_ssim, integer
- * ADM) between two video streams with the vmafhip library, on a GPU through
- * HIP or on the CPU, and attach them to each frame of the first stream.
+ * Calculate VMAF and libvmaf's other quality metrics between two video
+ * streams with the vmafhip library, on a GPU through HIP or on the CPU, and
+ * attach them to each frame of the first stream. The options are those of
+ * FFmpeg's libvmaf filter (model, feature, log_path, log_fmt, pool,
+ * n_threads, n_subsample), so the two are interchangeable, plus backend,
+ * device and queue_depth.
  *
  * The library scores asynchronously: a submitted frame pair gets an index at
- * once and its scores later. Main frames wait in a queue with their index and
- * leave in order as soon as their scores are ready; everything still queued
- * leaves in the activate call in which framesync signals EOF on the output
+ * once and its scores later, and motion (so every VMAF model) completes a
+ * frame's scores only once the next frame is scored. Main frames wait in a
+ * queue with their index and leave in order as soon as their scores are
+ * complete; in the activate call in which framesync signals EOF on the
+ * output, the library's stream is ended and everything still queued leaves
  * (lavfi hands the consumer the frames queued on a link before the link's
  * status, so no frame is lost).
  */
@@ -38,6 +43,9 @@
 #include "formats.h"
 #include "framesync.h"
 
+/** How the "VMAF score" line pools the frames (pool option). */
+enum PoolMethod { POOL_MEAN, POOL_MIN, POOL_MAX, POOL_HARMONIC_MEAN };
+
 /** A main frame waiting for its scores. */
 typedef struct PendingFrame {
     AVFrame *frame;
@@ -48,29 +56,28 @@ typedef struct LIBVMAFHIPContext {
     const AVClass *class;
     FFFrameSync fs;
 
-    /* options of the filter */
-    int features;              ///< VmafHipFeature mask (default all)
+    /* FFmpeg's libvmaf filter options, same names, syntax and defaults */
+    char *model_cfg;           ///< models, '|'-separated (default version=vmaf_v0.6.1)
+    char *feature_cfg;         ///< features besides the models' (default psnr, float_ssim)
+    char *log_path;            ///< log file written at uninit (default none)
+    char *log_fmt;             ///< xml (default), json, csv or sub
+    char *pool;                ///< pooling of the VMAF score line: mean (default), min, max, harmonic_mean
+    int n_threads;             ///< CPU threads; 0 = the filter's threads option (default 0)
+    int n_subsample;           ///< score every n-th frame (default 1)
+
+    /* ours */
     int backend;               ///< enum VmafHipBackend (default auto)
     int device;                ///< GPU index (default 0)
     int queue_depth;           ///< frames in flight, 0 = automatic (default 0)
-    char *log_path;            ///< log file written at uninit (default none)
-    int log_fmt;               ///< enum VmafHipLogFormat (default json)
 
-    /* options of the library's extractors, same names (core/options.cpp) */
-    int enable_chroma, enable_mse, enable_apsnr, reduced_hbd_peak;
-    double min_sse;
-    int enable_lcs, enable_db, clip_db, ssim_scale;
-    int adm_debug;
-    double adm_enhn_gain_limit, adm_norm_view_dist;
-    int adm_ref_display_height, adm_csf_mode;
-    double adm_noise_weight, adm_csf_scale, adm_csf_diag_scale;
-    double adm_dlm_weight, adm_min_val;
-    int adm_skip_scale0, adm_skip_aim;
+    enum VmafHipLogFormat log_format; ///< log_fmt, parsed in init
+    enum PoolMethod pool_method; ///< pool, parsed in init
 
     VmafHipContext *vh;        ///< created in config_output
     int nb_planes;             ///< planes handed to the library: 1 (gray) or 3
     AVFifo *pending;           ///< PendingFrame, oldest first
     unsigned max_pending;      ///< wait for the oldest frame beyond this many
+    int flushed;               ///< the library's stream has ended
     int lib_error_logged;      ///< the library logged an error since the last check
 
     uint64_t nb_scored;        ///< frame pairs submitted
@@ -84,75 +91,51 @@ typedef struct LIBVMAFHIPContext {
 #define FLAGS AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM
 
 static const AVOption libvmaf_hip_options[] = {
-    { "feature", "set the metrics to compute", OFFSET(features), AV_OPT_TYPE_FLAGS, { .i64 = VMAFHIP_FEATURE_ALL }, 0, VMAFHIP_FEATURE_ALL, FLAGS, .unit = "feature" },
-        { "psnr",       "psnr_y, psnr_cb, psnr_cr", 0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_FEATURE_PSNR },       0, 0, FLAGS, .unit = "feature" },
-        { "float_ssim", "float_ssim",               0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_FEATURE_FLOAT_SSIM }, 0, 0, FLAGS, .unit = "feature" },
-        { "adm",        "integer ADM",              0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_FEATURE_ADM },        0, 0, FLAGS, .unit = "feature" },
+    { "model", "set the VMAF models: version=NAME or path=FILE, with :name=, :enable_transform=, :disable_clip=, :FEATURE.OPTION=, '|'-separated", OFFSET(model_cfg), AV_OPT_TYPE_STRING, { .str = "version=vmaf_v0.6.1" }, 0, 0, FLAGS },
+    { "feature", "set the features to compute besides the models': name=NAME:OPTION=VALUE, '|'-separated (empty: none)", OFFSET(feature_cfg), AV_OPT_TYPE_STRING, { .str = "name=psnr|name=float_ssim" }, 0, 0, FLAGS },
+    { "log_path", "write every frame's scores and the pooled scores to this file at the end", OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "log_fmt", "set the log format: xml, json, csv or sub", OFFSET(log_fmt), AV_OPT_TYPE_STRING, { .str = "xml" }, 0, 0, FLAGS },
+    { "pool", "set the pooling of the VMAF score line: mean, min, max or harmonic_mean", OFFSET(pool), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "n_threads", "set the CPU threads of the CPU backend (0: the threads option)", OFFSET(n_threads), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 1024, FLAGS },
+    { "n_subsample", "score every n-th frame only", OFFSET(n_subsample), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, INT_MAX, FLAGS },
     { "backend", "set where the metrics are computed", OFFSET(backend), AV_OPT_TYPE_INT, { .i64 = VMAFHIP_BACKEND_AUTO }, VMAFHIP_BACKEND_AUTO, VMAFHIP_BACKEND_HIP, FLAGS, .unit = "backend" },
         { "auto", "the GPU if there is one, else the CPU", 0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_BACKEND_AUTO }, 0, 0, FLAGS, .unit = "backend" },
         { "cpu",  "the CPU reference",                     0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_BACKEND_CPU },  0, 0, FLAGS, .unit = "backend" },
         { "hip",  "the GPU; fail if there is none",        0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_BACKEND_HIP },  0, 0, FLAGS, .unit = "backend" },
     { "device", "set the GPU index", OFFSET(device), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
-    { "queue_depth", "set the frames in flight on the GPU (0: automatic)", OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
-    { "log_path", "write per-frame and pooled scores to this file at the end", OFFSET(log_path), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "log_fmt", "set the log file format", OFFSET(log_fmt), AV_OPT_TYPE_INT, { .i64 = VMAFHIP_LOG_FMT_JSON }, VMAFHIP_LOG_FMT_JSON, VMAFHIP_LOG_FMT_XML, FLAGS, .unit = "log_fmt" },
-        { "json", "libvmaf's JSON layout", 0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_LOG_FMT_JSON }, 0, 0, FLAGS, .unit = "log_fmt" },
-        { "csv",  "libvmaf's CSV layout",  0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_LOG_FMT_CSV },  0, 0, FLAGS, .unit = "log_fmt" },
-        { "xml",  "libvmaf's XML layout",  0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_LOG_FMT_XML },  0, 0, FLAGS, .unit = "log_fmt" },
-
-    /* Names, defaults and ranges are the library's (vmafhip_option_info());
-       tests/filter checks that they stay equal. */
-    { "enable_chroma", "psnr: compute psnr_cb and psnr_cr too", OFFSET(enable_chroma), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
-    { "enable_mse", "psnr: also report mse_y, mse_cb, mse_cr", OFFSET(enable_mse), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "enable_apsnr", "psnr: report apsnr_y, apsnr_cb, apsnr_cr over the whole stream", OFFSET(enable_apsnr), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "reduced_hbd_peak", "psnr: use the peak 255*2^(bpc-8) instead of 2^bpc-1 above 8 bits", OFFSET(reduced_hbd_peak), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "min_sse", "psnr: SSE floor that sets the PSNR cap; 0 = cap at 6*bpc+12 dB", OFFSET(min_sse), AV_OPT_TYPE_DOUBLE, { .dbl = 0 }, 0, DBL_MAX, FLAGS },
-    { "enable_lcs", "float_ssim: also report float_ssim_l, float_ssim_c, float_ssim_s", OFFSET(enable_lcs), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "enable_db", "float_ssim: report SSIM in dB, -10*log10(1-ssim)", OFFSET(enable_db), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "clip_db", "float_ssim: with enable_db, cap the dB value", OFFSET(clip_db), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "scale", "float_ssim: downscale factor; 0 = automatic (libvmaf)", OFFSET(ssim_scale), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 10, FLAGS },
-    { "debug", "adm: also report integer_adm, num/den totals and per-scale num/den", OFFSET(adm_debug), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "adm_enhn_gain_limit", "adm: enhancement gain limit", OFFSET(adm_enhn_gain_limit), AV_OPT_TYPE_DOUBLE, { .dbl = 100 }, 1, 100, FLAGS },
-    { "adm_norm_view_dist", "adm: normalised viewing distance (multiples of display height)", OFFSET(adm_norm_view_dist), AV_OPT_TYPE_DOUBLE, { .dbl = 3 }, 0.75, 24, FLAGS },
-    { "adm_ref_display_height", "adm: reference display height in pixels", OFFSET(adm_ref_display_height), AV_OPT_TYPE_INT, { .i64 = 1080 }, 1, 4320, FLAGS },
-    { "adm_csf_mode", "adm: CSF: 0 Watson, 2 Barten/Watson blend, 3 blend MAE (1 is not supported)", OFFSET(adm_csf_mode), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 3, FLAGS },
-    { "adm_noise_weight", "adm: noise floor weight", OFFSET(adm_noise_weight), AV_OPT_TYPE_DOUBLE, { .dbl = 0.03125 }, 0, 1500, FLAGS },
-    { "adm_csf_scale", "adm: CSF scale (mode 1 only)", OFFSET(adm_csf_scale), AV_OPT_TYPE_DOUBLE, { .dbl = 1 }, 0, 50, FLAGS },
-    { "adm_csf_diag_scale", "adm: diagonal CSF scale (mode 1 only)", OFFSET(adm_csf_diag_scale), AV_OPT_TYPE_DOUBLE, { .dbl = 1 }, 0, 50, FLAGS },
-    { "adm_dlm_weight", "adm: weight of integer_adm2 in integer_adm3", OFFSET(adm_dlm_weight), AV_OPT_TYPE_DOUBLE, { .dbl = 0.5 }, 0, 1, FLAGS },
-    { "adm_min_val", "adm: floor of integer_adm3", OFFSET(adm_min_val), AV_OPT_TYPE_DOUBLE, { .dbl = 0 }, 0, 1, FLAGS },
-    { "adm_skip_scale0", "adm: skip scale 0", OFFSET(adm_skip_scale0), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
-    { "adm_skip_aim", "adm: do not compute integer_aim and integer_adm3", OFFSET(adm_skip_aim), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "queue_depth", "set the frames in flight (0: automatic)", OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
     { NULL }
 };
 
-/* Which library feature each metric option above belongs to. */
-static const struct {
-    const char *feature;
-    const char *name;
-} metric_options[] = {
-    { "psnr",       "enable_chroma" },
-    { "psnr",       "enable_mse" },
-    { "psnr",       "enable_apsnr" },
-    { "psnr",       "reduced_hbd_peak" },
-    { "psnr",       "min_sse" },
-    { "float_ssim", "enable_lcs" },
-    { "float_ssim", "enable_db" },
-    { "float_ssim", "clip_db" },
-    { "float_ssim", "scale" },
-    { "adm",        "debug" },
-    { "adm",        "adm_enhn_gain_limit" },
-    { "adm",        "adm_norm_view_dist" },
-    { "adm",        "adm_ref_display_height" },
-    { "adm",        "adm_csf_mode" },
-    { "adm",        "adm_noise_weight" },
-    { "adm",        "adm_csf_scale" },
-    { "adm",        "adm_csf_diag_scale" },
-    { "adm",        "adm_dlm_weight" },
-    { "adm",        "adm_min_val" },
-    { "adm",        "adm_skip_scale0" },
-    { "adm",        "adm_skip_aim" },
-};
+/* Indexed by enum VmafHipLogFormat and enum PoolMethod. */
+static const char *const log_formats[] = { "json", "csv", "xml", "sub" };
+static const char *const pool_methods[] = { "mean", "min", "max", "harmonic_mean" };
+
+static double pooled_value(const VmafHipPooled *p, enum PoolMethod method)
+{
+    switch (method) {
+    case POOL_MIN:           return p->min;
+    case POOL_MAX:           return p->max;
+    case POOL_HARMONIC_MEAN: return p->harmonic_mean;
+    default:                 return p->mean;
+    }
+}
+
+/** Index of value in names[n], or an error naming the option and the accepted values. */
+static int find_name(AVFilterContext *ctx, const char *option, const char *value,
+                     const char *const *names, int n)
+{
+    char accepted[128] = "";
+
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(value, names[i]))
+            return i;
+        av_strlcatf(accepted, sizeof(accepted), "%s%s", i ? ", " : "", names[i]);
+    }
+    av_log(ctx, AV_LOG_ERROR, "%s '%s' is not valid: accepted are %s\n",
+           option, value, accepted);
+    return AVERROR(EINVAL);
+}
 
 FRAMESYNC_DEFINE_CLASS(libvmaf_hip, LIBVMAFHIPContext, fs);
 
@@ -203,9 +186,11 @@ static int set_meta(AVDictionary **metadata, const char *name, double value)
 }
 
 /**
- * Send the queued main frames whose scores are ready downstream, oldest
+ * Send the queued main frames whose scores are complete downstream, oldest
  * first, with the scores as metadata. With wait (end of stream), or when
- * more than max_pending frames are queued, wait for the scores.
+ * more than max_pending frames are queued, wait for the scores; a frame
+ * whose scores need frames not submitted yet (motion reads the next frame)
+ * stays until they are.
  */
 static int output_frames(AVFilterContext *ctx, int wait)
 {
@@ -227,7 +212,9 @@ static int output_frames(AVFilterContext *ctx, int wait)
         }
         av_fifo_drain2(s->pending, 1);
 
-        if (ret == AVERROR(ERANGE)) {
+        if (ret == VMAFHIP_FRAME_SKIPPED) {
+            /* n_subsample leaves this frame out: it goes on without scores. */
+        } else if (ret == AVERROR(ERANGE)) {
             /* The library refused this frame (samples above the bit depth's
                maximum) and said why; the frame goes on without scores. */
             s->nb_range_errors++;
@@ -343,12 +330,17 @@ static av_cold int libvmaf_hip_preinit(AVFilterContext *ctx)
 static av_cold int init(AVFilterContext *ctx)
 {
     LIBVMAFHIPContext *s = ctx->priv;
+    int ret;
 
-    if (!s->features) {
-        av_log(ctx, AV_LOG_ERROR, "feature selects no metric: use psnr, "
-               "float_ssim and/or adm, e.g. feature=psnr+adm\n");
-        return AVERROR(EINVAL);
-    }
+    /* log_fmt and pool unset mean xml and mean, as in FFmpeg's libvmaf. */
+    if ((ret = find_name(ctx, "log_fmt", s->log_fmt ? s->log_fmt : "xml", log_formats,
+                         FF_ARRAY_ELEMS(log_formats))) < 0)
+        return ret;
+    s->log_format = ret;
+    if ((ret = find_name(ctx, "pool", s->pool ? s->pool : "mean", pool_methods,
+                         FF_ARRAY_ELEMS(pool_methods))) < 0)
+        return ret;
+    s->pool_method = ret;
     s->pending = av_fifo_alloc2(16, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
     if (!s->pending)
         return AVERROR(ENOMEM);
@@ -425,42 +417,6 @@ static enum VmafHipLogLevel lib_log_level(void)
            level >= AV_LOG_WARNING ? VMAFHIP_LOG_WARNING : VMAFHIP_LOG_ERROR;
 }
 
-/* Hand every metric option to the library as text, so that it checks names,
-   types and ranges itself. */
-static int set_metric_options(AVFilterContext *ctx, VmafHipSettings *st)
-{
-    LIBVMAFHIPContext *s = ctx->priv;
-
-    for (int i = 0; i < FF_ARRAY_ELEMS(metric_options); i++) {
-        const AVOption *o = av_opt_find(s, metric_options[i].name, NULL, 0, 0);
-        const uint8_t *field;
-        char buf[64];
-        int ret;
-
-        if (!o)
-            return AVERROR_BUG;
-        field = (const uint8_t *)s + o->offset;
-        switch (o->type) {
-        case AV_OPT_TYPE_BOOL:
-            snprintf(buf, sizeof(buf), "%s", *(const int *)field ? "true" : "false");
-            break;
-        case AV_OPT_TYPE_INT:
-            snprintf(buf, sizeof(buf), "%d", *(const int *)field);
-            break;
-        case AV_OPT_TYPE_DOUBLE:
-            snprintf(buf, sizeof(buf), "%.17g", *(const double *)field);
-            break;
-        default:
-            return AVERROR_BUG;
-        }
-        ret = vmafhip_settings_set(st, metric_options[i].feature,
-                                   metric_options[i].name, buf);
-        if (ret < 0)
-            return lib_error(ctx, ret, "Invalid metric option");
-    }
-    return 0;
-}
-
 static int open_library(AVFilterContext *ctx, const AVFilterLink *mainlink)
 {
     LIBVMAFHIPContext *s = ctx->priv;
@@ -478,21 +434,19 @@ static int open_library(AVFilterContext *ctx, const AVFilterLink *mainlink)
                       desc->log2_chroma_h      ? VMAFHIP_CHROMA_420 :
                       desc->log2_chroma_w      ? VMAFHIP_CHROMA_422 :
                                                  VMAFHIP_CHROMA_444;
-    st.features     = s->features;
+    st.features     = s->feature_cfg;
+    st.models       = s->model_cfg;
+    st.n_subsample  = s->n_subsample;
     st.backend      = s->backend;
     st.device       = s->device;
-    /* The generic filter option "threads" (0: one per core). */
-    st.threads      = ctx->nb_threads;
+    /* n_threads, else the generic filter option "threads" (0: one per core). */
+    st.threads      = s->n_threads ? s->n_threads : ctx->nb_threads;
     st.queue_depth  = s->queue_depth;
     st.log_level    = lib_log_level();
     st.log_callback = log_callback;
     st.log_cookie   = ctx;
     s->nb_planes    = desc->nb_components == 1 ? 1 : 3;
     s->max_pending  = s->queue_depth ? s->queue_depth : 16;
-
-    ret = set_metric_options(ctx, &st);
-    if (ret < 0)
-        return ret;
 
     vmafhip_close(&s->vh);
     s->lib_error_logged = 0;
@@ -502,6 +456,7 @@ static int open_library(AVFilterContext *ctx, const AVFilterLink *mainlink)
                  mainlink->w, mainlink->h, desc->name);
         return lib_error(ctx, ret, what);
     }
+    s->flushed = 0;
 
     nb_names = vmafhip_feature_names(s->vh, &names);
     av_log(ctx, AV_LOG_VERBOSE, "scoring %dx%d %s on %s:",
@@ -556,7 +511,14 @@ static int activate(AVFilterContext *ctx)
     /* If framesync has just set EOF on the output (end of an input, or of
        the shorter one), every queued frame must go now, in this call: lavfi
        delivers frames queued on a link before the link's status is
-       acknowledged, but nothing would activate us again. */
+       acknowledged, but nothing would activate us again. The library's
+       stream ends first, so that the last frames' scores complete. */
+    if (ff_outlink_get_status(outlink) && s->vh && !s->flushed) {
+        s->flushed = 1;
+        ret = vmafhip_flush(s->vh);
+        if (ret < 0 && ret != AVERROR(ERANGE))
+            return lib_error(ctx, ret, "Could not finish scoring");
+    }
     return output_frames(ctx, ff_outlink_get_status(outlink) != 0);
 }
 
@@ -576,6 +538,16 @@ static av_cold void uninit(AVFilterContext *ctx)
         ret = vmafhip_flush(s->vh);
         if (ret < 0 && ret != AVERROR(ERANGE))
             lib_error(ctx, ret, "Could not finish scoring");
+        /* FFmpeg's libvmaf line, one per model, that tools parse. */
+        for (int i = 0; i < vmafhip_model_count(s->vh); i++) {
+            VmafHipPooled pooled;
+            int score;
+
+            vmafhip_model_info(s->vh, i, NULL, &score);
+            if (vmafhip_pooled(s->vh, score, &pooled) >= 0)
+                av_log(ctx, AV_LOG_INFO, "VMAF score: %f\n",
+                       pooled_value(&pooled, s->pool_method));
+        }
         nb_names = vmafhip_feature_names(s->vh, &names);
         for (int i = 0; i < nb_names; i++) {
             VmafHipPooled pooled;
@@ -588,7 +560,7 @@ static av_cold void uninit(AVFilterContext *ctx)
             av_log(ctx, AV_LOG_INFO, "%s: %.6f\n", agg_names[i], agg_values[i]);
 
         if (s->log_path) {
-            ret = vmafhip_write_log(s->vh, s->log_path, s->log_fmt, 0);
+            ret = vmafhip_write_log(s->vh, s->log_path, s->log_format, 0);
             if (ret < 0) {
                 char what[1024];
 
