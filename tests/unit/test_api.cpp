@@ -439,6 +439,104 @@ TEST(Api, FrameIndexChecks)
     EXPECT_EQ(vmafhip_aggregate_scores(ctx.get(), &names, &values), 0);
 }
 
+// Motion completes a frame's scores from the next frame: a frame is not
+// complete until then, or until the stream ends; after the end no frame can
+// be added.
+TEST(Api, LookaheadAndTheEndOfTheStream)
+{
+    const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
+    const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
+    VmafHipSettings s = testfx::settings(f.w, f.h, f.bpc, f.chroma, "motion");
+    s.backend = TEST_BACKEND;
+    Messages log;
+    s.log_callback = collect_log;
+    s.log_cookie = &log;
+    Ctx ctx = open_ctx(s);
+    for (int i = 0; i < 3; i++) {
+        const VmafHipPicture r = ref.picture(i), d = dis.picture(i);
+        ASSERT_EQ(vmafhip_submit(ctx.get(), &d, &r), i);
+    }
+    const double *v = reinterpret_cast<const double *>(1);
+    EXPECT_EQ(vmafhip_frame_scores(ctx.get(), 1, 1, &v), 0); // frame 2 was submitted
+    EXPECT_EQ(vmafhip_frame_scores(ctx.get(), 2, 1, &v), -EAGAIN); // needs frame 3
+    EXPECT_EQ(v, nullptr);
+    VmafHipPooled p;
+    ASSERT_EQ(vmafhip_pooled(ctx.get(), 2, &p), 0); // integer_motion2 of the complete frames
+    EXPECT_EQ(vmafhip_flush(ctx.get()), 0);
+    ASSERT_EQ(vmafhip_frame_scores(ctx.get(), 2, 0, &v), 0);
+    // The last frame's motion2 is its own SAD score (libvmaf at flush).
+    EXPECT_EQ(v[1], v[0]);
+    EXPECT_EQ(vmafhip_flush(ctx.get()), 0); // again: nothing more
+    const VmafHipPicture r = ref.picture(3), d = dis.picture(3);
+    EXPECT_EQ(vmafhip_submit(ctx.get(), &d, &r), -EINVAL);
+    EXPECT_NE(log.last().find("submit after flush"), std::string::npos) << log.last();
+    EXPECT_EQ(vmafhip_frame_count(ctx.get()), 3u);
+}
+
+// n_subsample: only frames 0, n, 2n, ... have scores and are pooled; motion
+// still reads every frame (libvmaf's TEMPORAL extractors).
+TEST(Api, SubsampledFrames)
+{
+    const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
+    const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
+    VmafHipSettings s = testfx::settings(f.w, f.h, f.bpc, f.chroma, "psnr|motion");
+    s.backend = TEST_BACKEND;
+    Ctx every = open_ctx(s);
+    s.n_subsample = 3;
+    Ctx third = open_ctx(s);
+    for (int i = 0; i < f.frames; i++) {
+        const VmafHipPicture r = ref.picture(i), d = dis.picture(i);
+        ASSERT_EQ(vmafhip_submit(every.get(), &d, &r), i);
+        ASSERT_EQ(vmafhip_submit(third.get(), &d, &r), i);
+    }
+    ASSERT_EQ(vmafhip_flush(every.get()), 0);
+    ASSERT_EQ(vmafhip_flush(third.get()), 0);
+    const char *const *names;
+    const int n = vmafhip_feature_names(third.get(), &names);
+    std::vector<double> sum(static_cast<size_t>(n), 0.0);
+    for (unsigned i = 0; i < static_cast<unsigned>(f.frames); i++) {
+        const double *a, *b;
+        ASSERT_EQ(vmafhip_frame_scores(every.get(), i, 1, &a), 0);
+        const int ret = vmafhip_frame_scores(third.get(), i, 1, &b);
+        if (i % 3) {
+            EXPECT_EQ(ret, VMAFHIP_FRAME_SKIPPED) << i;
+            EXPECT_EQ(b, nullptr);
+            continue;
+        }
+        ASSERT_EQ(ret, 0) << i;
+        for (int k = 0; k < n; k++) {
+            EXPECT_EQ(b[k], a[k]) << "frame " << i << " " << names[k]; // motion too
+            sum[static_cast<size_t>(k)] += b[k];
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        VmafHipPooled p;
+        ASSERT_EQ(vmafhip_pooled(third.get(), k, &p), 0);
+        EXPECT_EQ(p.mean, sum[static_cast<size_t>(k)] / 4) << names[k]; // frames 0, 3, 6, 9
+    }
+}
+
+// The values of a frame stay where they are until close, however many
+// frames follow (the header's promise).
+TEST(Api, ScorePointersStayValid)
+{
+    VmafHipSettings s = base(16, 16);
+    Ctx ctx = open_ctx(s);
+    const Frame a(16, 16, 8, 3), b(16, 16, 8, 4);
+    const VmafHipPicture pa = a.pic(), pb = b.pic();
+    ASSERT_EQ(vmafhip_submit(ctx.get(), &pa, &pb), 0);
+    const double *first;
+    ASSERT_EQ(vmafhip_frame_scores(ctx.get(), 0, 1, &first), 0);
+    const std::vector<double> copy(first, first + 3);
+    for (int i = 1; i < 5000; i++)
+        ASSERT_EQ(vmafhip_submit(ctx.get(), i % 2 ? &pb : &pa, &pb), i);
+    ASSERT_EQ(vmafhip_flush(ctx.get()), 0);
+    const double *again;
+    ASSERT_EQ(vmafhip_frame_scores(ctx.get(), 0, 1, &again), 0);
+    EXPECT_EQ(again, first);
+    EXPECT_EQ(std::vector<double>(first, first + 3), copy);
+}
+
 TEST(Api, IdenticalInputsHitTheCaps)
 {
     VmafHipSettings s = base(64, 48, "psnr|float_ssim");

@@ -46,7 +46,11 @@ const Workload workloads[] = {
     {"psnr", "psnr", nullptr},
     {"float_ssim", "float_ssim", nullptr},
     {"adm", "adm", nullptr},
+    {"vif", "vif", nullptr},
+    {"motion", "motion", nullptr},
     {"all", "psnr|float_ssim|adm", nullptr},
+    {"vmaf", nullptr, "version=vmaf_v0.6.1"},
+    {"vmaf+", "psnr|float_ssim", "version=vmaf_v0.6.1"},
 };
 
 const Workload *find_workload(const std::string &name)
@@ -221,8 +225,10 @@ void usage()
         "usage: vmafhip-bench [options]\n"
         "  --sizes WxH,...        frame sizes (default 576x324,1920x1080,3840x2160)\n"
         "  --bits 8,10,...        bit depths (default 8,10; 10 only at 1920x1080)\n"
-        "  --features LIST        rows: psnr, float_ssim, adm, all (psnr+float_ssim+adm)\n"
-        "                         (default: psnr,float_ssim,adm,all)\n"
+        "  --features LIST        rows: psnr, float_ssim, adm, vif, motion, all\n"
+        "                         (psnr+float_ssim+adm), vmaf (model vmaf_v0.6.1), vmaf+\n"
+        "                         (vmaf_v0.6.1 + psnr + float_ssim) (default: psnr,\n"
+        "                         float_ssim,adm,all)\n"
         "  --backends LIST        cpu,hip (default both)\n"
         "  --streams 1,2,4        concurrent contexts on one GPU (default 1)\n"
         "  --seconds S            time per run (default 2)\n"
