@@ -42,6 +42,11 @@ int feed_fifo(const std::string &fifo, const std::string &data, size_t pause_at 
               int pause_ms = 0);
 void finish_feed(int pid);
 
+/// A log with the lines that name the writer (JSON "version" and "fps",
+/// XML <VMAF version> and <fyi fps>) taken from the golden: libvmaf's and
+/// ours differ there only.
+std::string with_golden_header(const std::string &log, const std::string &golden);
+
 /// Raw fixture clip arguments: -r REF -d DIS -w W -h H -p P -b B.
 std::vector<std::string> fixture_args(const std::string &fixture_name);
 

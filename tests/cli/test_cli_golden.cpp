@@ -24,6 +24,7 @@
 using clitest::fixture_args;
 using clitest::run;
 using clitest::split;
+using clitest::with_golden_header;
 using testjson::Value;
 
 namespace {
@@ -97,20 +98,6 @@ void expect_psnr_equal(const Value &got, const Value &golden, const std::string 
             EXPECT_EQ(got["pooled_metrics"][kv.first][s].num, kv.second[s].num)
                 << what << " pooled " << kv.first << " " << s;
     }
-}
-
-// The log text with its "version" and "fps" lines taken from the golden:
-// the only lines that may differ.
-std::string with_golden_header(const std::string &log, const std::string &golden)
-{
-    std::istringstream lg(log), gg(golden);
-    std::string out, a, b;
-    while (std::getline(lg, a)) {
-        const bool more = static_cast<bool>(std::getline(gg, b));
-        const bool header = a.find("\"version\": ") == 2 || a.find("\"fps\": ") == 2;
-        out += (header && more ? b : a) + "\n";
-    }
-    return out;
 }
 
 // Attributes of one XML element line: name -> value.

@@ -40,6 +40,13 @@ Fixture make(const std::string &content, int w, int h, const std::string &pixfmt
     f.features = features;
     f.golden = "golden/" + f.name + golden_suffix;
     f.debug = debug ? "golden/" + f.name + ".debug.fullprec.json" : "";
+    // libvmaf's CLI made these where it can read the pair (even 4:2:x sizes).
+    const auto golden_if_any = [&](const char *suffix) {
+        const std::string g = "golden/" + f.name + suffix;
+        return std::ifstream(path(g)).good() ? g : std::string();
+    };
+    f.models_golden = golden_if_any(".models.fullprec.json");
+    f.bootstrap_golden = golden_if_any(".bootstrap.fullprec.json");
     return f;
 }
 

@@ -26,6 +26,8 @@ struct Fixture {
     bool has(const std::string &feature) const;
     std::string golden;    ///< the reference golden (plain-C libvmaf path), full precision
     std::string debug;     ///< debug golden (adm num/den) or "" where it is not the plain-C path
+    std::string models_golden;    ///< three models in one run (.models.fullprec.json), or ""
+    std::string bootstrap_golden; ///< the bootstrap model (.bootstrap.fullprec.json), or ""
 };
 
 /// gtest prints parameters with this (the name, not the bytes).
