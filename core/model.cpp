@@ -183,8 +183,8 @@ int Model::load_text(const std::string &text, const std::string &origin, const M
         m->name_ = flags.name;
         m->bootstrap_ = file.collection;
         // Each part's features, with the model's options and then the
-        // overloads for their extractor (model.c vmaf_model_feature_overload);
-        // features that read the same with the same options are one input.
+        // overloads for their extractor (model.c vmaf_model_feature_overload,
+        // docs/model.md §7); the same feature with the same options is one input.
         for (const SvrModel &part : file.models) {
             std::vector<int> inputs;
             for (size_t i = 0; i < part.feature_names.size(); i++) {
