@@ -482,90 +482,93 @@ TEST(ModelLoad, InvalidJson)
     expect_error("[1, 2]", -EINVAL, {"at /: expected an object, found an array"});
 }
 
-TEST(ModelLoad, WrongTypesAndValues)
+// One edit of vmaf_v0.6.1.json (in its model_dict) and the message it must cause.
+struct Edit {
+    std::string from, to, message;
+};
+
+void expect_edit_errors(const std::vector<Edit> &edits)
 {
     const std::string t = base_text();
-    expect_error(replaced(t, "\"slopes\": [", "\"slopes\": [\"x\", "), -EINVAL,
-                 {"at /model_dict/slopes/0: expected a number, found a string"});
-    expect_error(replaced(t, "\"norm_type\": \"linear_rescale\"", "\"norm_type\": 1"), -EINVAL,
-                 {"at /model_dict/norm_type: expected a string, found a number"});
-    expect_error(replaced(t, "\"norm_type\": \"linear_rescale\"", "\"norm_type\": \"clip_0to1\""), -EINVAL,
-                 {"norm_type \"clip_0to1\" is not supported (accepted: linear_rescale, none)"});
-    expect_error(replaced(t, "\"LIBSVMNUSVR\"", "\"LIBSVMEPSSVR\""), -EINVAL,
-                 {"/model_dict/model_type", "accepted: LIBSVMNUSVR, BOOTSTRAP_LIBSVMNUSVR, "
-                                            "RESIDUEBOOTSTRAP_LIBSVMNUSVR"});
-    expect_error(replaced(t, "-0.3092981927591963,", ""), -EINVAL,
-                 {"/model_dict/intercepts: 6 values for 6 features"});
-    expect_error(replaced(t, "\"score_clip\": [\n", "\"score_clip\": [1000, \n"), -EINVAL,
-                 {"/model_dict/score_clip: score_clip is [min, max]"});
-    expect_error(replaced(t, "\"p2\": -0.00705305,", "\"p2\": \"x\","), -EINVAL,
-                 {"/model_dict/score_transform/p2: expected a number"});
-    expect_error(replaced(t, "\"out_gte_in\": \"true\"", "\"out_gte_in\": \"yes\""), -EINVAL,
-                 {"/model_dict/score_transform/out_gte_in: \"yes\" is not \"true\" or \"false\""});
-    expect_error(replaced(t, "\"p2\": -0.00705305,", "\"knots\": [[0, 0], [50, 60], [40, 70]],"), -EINVAL,
-                 {"/model_dict/score_transform/knots/2: knots need rising x and non-falling y"});
-    expect_error(replaced(t, "\"p2\": -0.00705305,", "\"knots\": [[0, 0]],"), -EINVAL,
-                 {"1 knots; 2 to 10 are accepted"});
-    expect_error(replaced(t, "\"model_type\"", "\"chroma_correction_parameter\": 1.0, \"model_type\""),
-                 -EINVAL, {"chroma correction is not supported"});
-    expect_error(replaced(t, "\"model_type\"", "\"feature_opts_dicts\": [{}], \"model_type\""), -EINVAL,
-                 {"/model_dict/feature_opts_dicts: 1 option objects for 6 features"});
-    expect_error(replaced(t, "\"model_type\"", "\"feature_opts_dicts\": [{\"a\": []}, {}, {}, {}, {}, {}], "
-                                               "\"model_type\""),
-                 -EINVAL, {"/model_dict/feature_opts_dicts/0/a: expected a number or true/false"});
+    for (const Edit &e : edits)
+        expect_error(replaced(t, e.from, e.to), -EINVAL, {e.message});
+}
+
+TEST(ModelLoad, WrongTypesAndValues)
+{
     std::string many = "\"feature_names\": [";
     for (int i = 0; i < 65; i++)
-        many += std::string(i ? ", " : "") + "\"VMAF_integer_feature_adm2_score\"";
-    expect_error(replaced(t, "\"feature_names\": [", many + ", "), -EINVAL, {"71 features; 1 to 64 are accepted"});
+        many += "\"VMAF_integer_feature_adm2_score\", ";
+    expect_edit_errors({
+        {"\"slopes\": [", "\"slopes\": [\"x\", ", "at /model_dict/slopes/0: expected a number, found a string"},
+        {"\"norm_type\": \"linear_rescale\"", "\"norm_type\": 1",
+         "at /model_dict/norm_type: expected a string, found a number"},
+        {"\"norm_type\": \"linear_rescale\"", "\"norm_type\": \"clip_0to1\"",
+         "norm_type \"clip_0to1\" is not supported (accepted: linear_rescale, none)"},
+        {"\"LIBSVMNUSVR\"", "\"LIBSVMEPSSVR\"",
+         "at /model_dict/model_type: model_type \"LIBSVMEPSSVR\" is not supported (accepted: LIBSVMNUSVR, "
+         "BOOTSTRAP_LIBSVMNUSVR, RESIDUEBOOTSTRAP_LIBSVMNUSVR)"},
+        {"-0.3092981927591963,", "", "/model_dict/intercepts: 6 values for 6 features"},
+        {"\"score_clip\": [\n", "\"score_clip\": [1000, \n", "/model_dict/score_clip: score_clip is [min, max]"},
+        {"\"p2\": -0.00705305,", "\"p2\": \"x\",", "/model_dict/score_transform/p2: expected a number"},
+        {"\"out_gte_in\": \"true\"", "\"out_gte_in\": \"yes\"",
+         "/model_dict/score_transform/out_gte_in: \"yes\" is not \"true\" or \"false\""},
+        {"\"p2\": -0.00705305,", "\"knots\": [[0, 0], [50, 60], [40, 70]],",
+         "/model_dict/score_transform/knots/2: knots need rising x and non-falling y"},
+        {"\"p2\": -0.00705305,", "\"knots\": [[0, 0]],", "1 knots; 2 to 10 are accepted"},
+        {"\"model_type\"", "\"chroma_correction_parameter\": 1.0, \"model_type\"",
+         "chroma correction is not supported"},
+        {"\"model_type\"", "\"feature_opts_dicts\": [{}], \"model_type\"",
+         "/model_dict/feature_opts_dicts: 1 option objects for 6 features"},
+        {"\"model_type\"", "\"feature_opts_dicts\": [{\"a\": []}, {}, {}, {}, {}, {}], \"model_type\"",
+         "/model_dict/feature_opts_dicts/0/a: expected a number or true/false"},
+        {"\"feature_names\": [", many, "71 features; 1 to 64 are accepted"},
+    });
 }
 
 TEST(ModelLoad, NullTermsAndKnotsAreAbsentTerms)
 {
     // libvmaf 3.2 refuses these files (its reader does not consume the null);
     // vmafhip reads null as "no such term" (docs/model.md §4).
-    const std::string t = base_text();
-    expect_loads(replaced(t, "\"p2\": -0.00705305,", "\"p2\": null, \"knots\": null,"));
+    expect_loads(replaced(base_text(), "\"p2\": -0.00705305,", "\"p2\": null, \"knots\": null,"));
 }
 
 TEST(ModelLoad, MissingKeys)
 {
-    const std::string t = base_text();
-    expect_error(replaced(t, "\"model_dict\"", "\"model_dict_\""), -EINVAL,
-                 {"neither \"model_dict\" (a model) nor \"0\", \"1\", ... (a bootstrap collection)"});
-    expect_error(replaced(t, "\"model\": \"", "\"svm\": \""), -EINVAL,
-                 {"at /model_dict: no \"model\" (the libsvm text)"});
-    expect_error(replaced(t, "\"norm_type\"", "\"norm\""), -EINVAL, {"no \"norm_type\""});
-    expect_error(replaced(t, "\"model_type\"", "\"type\""), -EINVAL, {"no \"model_type\""});
-    expect_error(replaced(t, "\"feature_names\"", "\"names\""), -EINVAL, {"no \"feature_names\""});
-    expect_error(replaced(t, "\"slopes\"", "\"slope\""), -EINVAL,
-                 {"norm_type linear_rescale needs \"slopes\" and \"intercepts\""});
+    expect_edit_errors({
+        {"\"model_dict\"", "\"model_dict_\"",
+         "neither \"model_dict\" (a model) nor \"0\", \"1\", ... (a bootstrap collection)"},
+        {"\"model\": \"", "\"svm\": \"", "at /model_dict: no \"model\" (the libsvm text)"},
+        {"\"norm_type\"", "\"norm\"", "no \"norm_type\""},
+        {"\"model_type\"", "\"type\"", "no \"model_type\""},
+        {"\"feature_names\"", "\"names\"", "no \"feature_names\""},
+        {"\"slopes\"", "\"slope\"", "norm_type linear_rescale needs \"slopes\" and \"intercepts\""},
+    });
 }
 
 TEST(ModelLoad, BadSvmText)
 {
-    const std::string t = base_text();
-    const std::vector<std::pair<std::pair<std::string, std::string>, std::string>> cases = {
-        {{"kernel_type rbf", "kernel_type linear"},
-         "libsvm text: line 2: kernel_type \"linear\" is not supported (accepted: rbf)"},
-        {{"svm_type nu_svr", "svm_type c_svc"}, "line 1: svm_type \"c_svc\" is not supported"},
-        {{"gamma 0.04\\n", ""}, "the header has no gamma"},
-        {{"gamma 0.04", "gamma nan"}, "line 3: gamma \"nan\" is not a finite decimal number"},
-        {{"total_sv 211", "total_sv 212"}, "has 211 support vectors, but total_sv is 212"},
-        {{"total_sv 211", "total_sv 210"}, "text after the last of the 210 support vectors"},
-        {{"nr_class 2", "nr_class 3"}, "nr_class \"3\" is not supported"},
-        {{"rho -1.33133", "rho -1.33133 2"}, "line 6: rho needs exactly one value"},
-        {{"\\nSV\\n", "\\nlabel 1\\nSV\\n"}, "line 7: unknown header field \"label\""},
-        {{"\\nSV\\n", "\\n"}, "line 7: unknown header field \"-4\""},
-        {{"\"model\": \"svm_type", "\"model\": \"svm_type nu_svr\", \"x\": \""},
-         "ends before the \"SV\" line"},
-        {{"-4 1:0.65734273 ", "-4 7:0.65734273 "}, "line 8: index 7 is outside 1..6"},
-        {{"-4 1:0.65734273 2:", "-4 2:0.65734273 1:"}, "line 8: index 1 after index 2"},
-        {{"-4 1:0.65734273 ", "0x4 1:0.65734273 "}, "line 8: coefficient \"0x4\" is not a finite"},
-        {{"-4 1:0.65734273 ", "-4 1:inf "}, "line 8: value \"inf\" is not a finite decimal number"},
-        {{"-4 1:0.65734273 ", "-4 1=0.65734273 "}, "line 8: \"1=0.65734273\" is not index:value"},
-    };
-    for (const auto &c : cases)
-        expect_error(replaced(t, c.first.first, c.first.second), -EINVAL, {"/model_dict/model: ", c.second});
+    const std::string at = "at /model_dict/model: libsvm text: ";
+    expect_edit_errors({
+        {"kernel_type rbf", "kernel_type linear",
+         at + "line 2: kernel_type \"linear\" is not supported (accepted: rbf)"},
+        {"svm_type nu_svr", "svm_type c_svc", at + "line 1: svm_type \"c_svc\" is not supported"},
+        {"gamma 0.04\\n", "", at + "the header has no gamma"},
+        {"gamma 0.04", "gamma nan", at + "line 3: gamma \"nan\" is not a finite decimal number"},
+        {"total_sv 211", "total_sv 212", at + "has 211 support vectors, but total_sv is 212"},
+        {"total_sv 211", "total_sv 210", at + "line 218: text after the last of the 210 support vectors"},
+        {"nr_class 2", "nr_class 3", at + "line 4: nr_class \"3\" is not supported"},
+        {"rho -1.33133", "rho -1.33133 2", at + "line 6: rho needs exactly one value"},
+        {"\\nSV\\n", "\\nlabel 1\\nSV\\n", at + "line 7: unknown header field \"label\""},
+        {"\\nSV\\n", "\\n", at + "line 7: unknown header field \"-4\""},
+        {"\"model\": \"svm_type", "\"model\": \"svm_type nu_svr\", \"x\": \"",
+         at + "ends before the \"SV\" line"},
+        {"-4 1:0.65734273 ", "-4 7:0.65734273 ", at + "line 8: index 7 is outside 1..6"},
+        {"-4 1:0.65734273 2:", "-4 2:0.65734273 1:", at + "line 8: index 1 after index 2"},
+        {"-4 1:0.65734273 ", "0x4 1:0.65734273 ", at + "line 8: coefficient \"0x4\" is not a finite"},
+        {"-4 1:0.65734273 ", "-4 1:inf ", at + "line 8: value \"inf\" is not a finite decimal number"},
+        {"-4 1:0.65734273 ", "-4 1=0.65734273 ", at + "line 8: \"1=0.65734273\" is not index:value"},
+    });
 }
 
 TEST(ModelLoad, Collections)
