@@ -96,8 +96,9 @@ TEST(CliDropIn, Subsample)
 }
 
 // libvmaf prints "<model>: <pooled mean>" per model, and for a bootstrap
-// model a second line with its interval; without -o we add every feature's
-// pooled mean after them.
+// model a second line with its interval, on stderr when it is a terminal;
+// without -o we print them on stdout, followed by every feature's pooled
+// mean.
 TEST(CliDropIn, PooledModelLines)
 {
     const testjson::Value golden =
@@ -106,14 +107,19 @@ TEST(CliDropIn, PooledModelLines)
     std::vector<std::string> args = fixture_args(natural1);
     args.insert(args.end(), {"-m", "version=vmaf_b_v0.6.3", "--backend", "cpu", "-q", "-o",
                              clitest::scratch("b.xml")});
-    const clitest::Result r = run(args);
+    const clitest::Result r = run(args, true);
     ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "");
     char want[512];
     std::snprintf(want, sizeof want,
                   "vmaf_b_v0.6.3: %f\nvmaf_b_v0.6.3: %f, ci.p95: [%f, %f], stddev: %f\n",
                   mean("vmaf_b"), mean("vmaf_b_bagging"), mean("vmaf_b_ci_p95_lo"),
                   mean("vmaf_b_ci_p95_hi"), mean("vmaf_b_stddev"));
-    EXPECT_EQ(r.out, want);
+    std::string err = r.err; // the terminal turns "\n" into "\r\n"
+    for (size_t at; (at = err.find("\r\n")) != std::string::npos;)
+        err.erase(at, 1);
+    EXPECT_EQ(err, want);
+    EXPECT_EQ(run(args).err, ""); // not a terminal: nothing
 
     args = fixture_args(natural1);
     args.insert(args.end(), {"--feature", "psnr", "--backend", "cpu", "-q"});

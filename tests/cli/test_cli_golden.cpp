@@ -289,8 +289,8 @@ TEST(CliGolden, LogToAFileDefaultsToXml)
 }
 
 // Every feature of the golden at once: per-frame names are the golden's, in
-// every frame and pooled with the four statistics. Values belong to the
-// extractors' tests.
+// every frame and pooled with the four statistics. Values: test_cli_dropin
+// and the extractors' tests.
 TEST(CliGolden, AllFeaturesHaveTheGoldensStructure)
 {
     for (const auto &f : testfx::fixtures()) {
@@ -308,12 +308,11 @@ TEST(CliGolden, AllFeaturesHaveTheGoldensStructure)
         const Value log = testjson::parse(r.out);
         const Value golden = testjson::parse_file(testfx::path(f.golden));
         std::set<std::string> want;
-        for (const auto &kv : golden["frames"].arr[0]["metrics"].obj)
-            if ((is_psnr(kv.first) && f.has("psnr")) ||
-                (kv.first == "float_ssim" && f.has("float_ssim")) ||
-                ((kv.first.rfind("integer_adm", 0) == 0 || kv.first == "integer_aim") &&
-                 f.has("adm")))
+        for (const auto &kv : golden["frames"].arr[0]["metrics"].obj) {
+            const bool adm = kv.first.rfind("integer_adm", 0) == 0 || kv.first == "integer_aim";
+            if (!adm || f.has("adm")) // 17x17: libvmaf's ADM is undefined, not run
                 want.insert(kv.first);
+        }
         for (const char *key : {"version", "fps", "frames", "pooled_metrics", "aggregate_metrics"})
             EXPECT_NE(log.get(key), nullptr) << key;
         ASSERT_EQ(log["frames"].arr.size(), static_cast<size_t>(f.frames));

@@ -1,6 +1,7 @@
 #include "tests/common/fixtures.h"
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -16,7 +17,9 @@ namespace {
 
 // The features each golden holds (libvmaf's extractor names), in the order
 // its run registered them: that is the order of libvmaf's log.
-const char ALL[] = "adm|motion|vif|psnr|float_ssim";
+// Pairs with a model: libvmaf's flags for them (the model's extractors come
+// first, so the order is the model's, then psnr, float_ssim).
+const char ALL[] = "psnr|float_ssim|adm|vif|motion";
 const char ADM_PSNR_SSIM[] = "adm|psnr|float_ssim";
 const char NO_ADM[] = "psnr|float_ssim";
 const char SSIM_PSNR[] = "float_ssim|psnr";
@@ -38,6 +41,7 @@ Fixture make(const std::string &content, int w, int h, const std::string &pixfmt
     f.chroma = chroma;
     f.frames = frames;
     f.features = features;
+    f.models = std::strcmp(features, ALL) ? "" : "version=vmaf_v0.6.1";
     f.golden = "golden/" + f.name + golden_suffix;
     f.debug = debug ? "golden/" + f.name + ".debug.fullprec.json" : "";
     // libvmaf's CLI made these where it can read the pair (even 4:2:x sizes).

@@ -245,7 +245,8 @@ def parse_print(text):
 
 
 def pairs(t):
-    stems = sorted({re.sub(r'\.(cpumask\d+\.)?(debug\.)?(fullprec\.)?json$', '', os.path.basename(p))
+    # <pair>[.<variant>].json: the pair is the name up to its first dot
+    stems = sorted({os.path.basename(p).split('.', 1)[0]
                     for p in glob.glob(os.path.join(t.fixtures, 'golden', '*.json'))})
     return [Pair(t, s) for s in stems]
 

@@ -54,7 +54,10 @@ Scored score(const Fixture &f, VmafHipSettings s)
     run.names.assign(names, names + n);
     for (int i = 0; i < ref.frames(); i++) {
         const double *v = nullptr;
-        EXPECT_EQ(vmafhip_frame_scores(c, static_cast<unsigned>(i), 1, &v), 0);
+        const int ret = vmafhip_frame_scores(c, static_cast<unsigned>(i), 1, &v);
+        if (ret == VMAFHIP_FRAME_SKIPPED && i % s.n_subsample)
+            continue; // like libvmaf's log: scored frames only
+        EXPECT_EQ(ret, 0);
         run.frames.emplace_back(v, v + n);
     }
     for (int k = 0; k < n; k++)
@@ -150,18 +153,87 @@ TEST_P(Golden, PooledLikeLibvmaf)
     }
 }
 
-TEST_P(Golden, AdmDebugValues)
+TEST_P(Golden, DebugValues)
 {
     const Fixture &f = GetParam();
-    if (!f.has("adm") || f.debug.empty())
-        GTEST_SKIP() << "no plain-C debug golden for ADM here";
+    if (f.debug.empty())
+        GTEST_SKIP() << "no plain-C debug golden here";
+    // libvmaf: -n --feature adm=debug=true --feature vif=debug=true --feature motion=debug=true
     VmafHipSettings s = testfx::settings_for(f);
-    s.features = "adm=debug=true";
+    s.features = "adm=debug=true|vif=debug=true|motion=debug=true";
     s.models = nullptr;
     const Scored run = score(f, s);
     int compared = 0;
     compare(f, run, f.debug, &compared);
-    EXPECT_GE(compared, 17 * f.frames); // adm2, aim, adm3, 4 scales, 10 debug values
+    // adm 7 + 11 debug, vif 4 + 11 debug, motion sad, integer_motion, motion2, motion3
+    EXPECT_EQ(compared, (18 + 15 + 4) * f.frames);
+    EXPECT_EQ(compared, static_cast<int>(run.names.size()) * f.frames);
+}
+
+// Three models in one run: vmaf_4k, vmaf_neg and the NEG model's own
+// extractors (egl 1) beside the default ones, in libvmaf's order.
+TEST_P(Golden, SeveralModels)
+{
+    const Fixture &f = GetParam();
+    if (f.models_golden.empty())
+        GTEST_SKIP() << "libvmaf's CLI cannot run this pair";
+    VmafHipSettings s = testfx::settings_for(f);
+    s.features = "psnr|float_ssim";
+    s.models = "version=vmaf_v0.6.1:name=vmaf|version=vmaf_4k_v0.6.1:name=vmaf_4k|"
+               "version=vmaf_v0.6.1neg:name=vmaf_neg";
+    const Scored run = score(f, s);
+    int compared = 0;
+    compare(f, run, f.models_golden, &compared);
+    EXPECT_EQ(compared, 32 * f.frames);
+    std::vector<std::string> order;
+    const testjson::Value root = testjson::parse_file(testfx::path(f.models_golden));
+    for (const auto &kv : root["frames"].arr.at(0)["metrics"].obj)
+        order.push_back(kv.first);
+    EXPECT_EQ(run.names, order);
+}
+
+TEST_P(Golden, BootstrapModel)
+{
+    const Fixture &f = GetParam();
+    if (f.bootstrap_golden.empty())
+        GTEST_SKIP() << "libvmaf's CLI cannot run this pair";
+    VmafHipSettings s = testfx::settings_for(f);
+    s.features = nullptr;
+    s.models = "version=vmaf_b_v0.6.3:name=vmaf_b";
+    const Scored run = score(f, s);
+    int compared = 0;
+    compare(f, run, f.bootstrap_golden, &compared);
+    EXPECT_EQ(compared, 39 * f.frames); // 14 features, vmaf_b, 20 sub-models, 4 statistics
+    EXPECT_EQ(compared, static_cast<int>(run.names.size()) * f.frames);
+}
+
+// n_subsample 3: frames 0, 3, 6, 9 scored and pooled, as libvmaf's
+// --subsample 3 (motion reads every frame).
+TEST(GoldenSubsample, EveryThirdFrame)
+{
+    const Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
+    const std::string golden = "golden/extra/" + f.name + ".subsample3.fullprec.json";
+    VmafHipSettings s = testfx::settings_for(f);
+    s.features = "psnr|float_ssim";
+    s.n_subsample = 3;
+    const Scored run = score(f, s);
+    ASSERT_EQ(run.frames.size(), 4u);
+    int compared = 0;
+    compare(f, run, golden, &compared);
+    EXPECT_EQ(compared, 19 * 4);
+    const testjson::Value root = testjson::parse_file(testfx::path(golden));
+    for (const auto &name : run.names) {
+        const testjson::Value &g = root["pooled_metrics"][name];
+        const VmafHipPooled &p = run.pooled.at(name);
+        const double got[] = {p.mean, p.harmonic_mean, p.min, p.max};
+        const char *const stat[] = {"mean", "harmonic_mean", "min", "max"};
+        for (int k = 0; k < 4; k++) {
+            if (is_float_feature(name))
+                EXPECT_NEAR(got[k], g[stat[k]].num, 1e-6) << name << " " << stat[k];
+            else
+                EXPECT_TRUE(same_double(got[k], g[stat[k]].num)) << name << " " << stat[k];
+        }
+    }
 }
 
 std::string fixture_name(const testing::TestParamInfo<Fixture> &info)

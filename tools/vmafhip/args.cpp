@@ -285,10 +285,10 @@ std::string help_text()
         out += help_entry(std::string(f.short_name ? std::string("-") + f.short_name + ", " : "    ") +
                               "--" + f.name + (f.value ? std::string(" ") + f.value : ""),
                           f.help);
-    out += "\nBuilt-in models (-m version=NAME):";
+    out += "\nBuilt-in models (-m version=NAME):\n";
     for (int i = 0; const char *m = vmafhip_builtin_model(i); i++)
-        out += std::string(i ? ", " : " ") + m;
-    out += "\n\nFeatures (--feature NAME=option=value:option=value):\n";
+        out += std::string("  ") + m + (i ? "\n" : " (the default)\n");
+    out += "\nFeatures (--feature NAME=option=value:option=value):\n";
     for (int k = 0; k < vmafhip_feature_count(); k++) {
         const char *feature, *about;
         vmafhip_feature_info(k, &feature, &about);

@@ -1,8 +1,8 @@
 // vmafhip: the command-line scorer, a stand-in for libvmaf's `vmaf` tool.
 // Parse the flags, open both inputs, settle the frame format, open a
 // context, score frame pairs as they are read, then write the log (-o) and
-// print the pooled model scores as libvmaf does (and, without -o, the pooled
-// mean of every feature).
+// print the pooled model scores as libvmaf does (on a terminal), or without
+// -o the pooled model scores and the pooled mean of every feature.
 //
 // Failures exit with status 1 and one message on stderr. A frame the library
 // cannot score (e.g. -ERANGE: a 10-bit sample above 1023) stops the run and
@@ -250,7 +250,7 @@ int feature_index(VmafHipContext *ctx, const std::string &name)
 // libvmaf's lines for each model: "<version or path>: <pooled mean>", and
 // for a bootstrap model a second line with its bagging score, 95 %
 // interval and spread.
-void print_models(VmafHipContext *ctx, bool full_precision)
+void print_models(VmafHipContext *ctx, bool full_precision, FILE *f)
 {
     const char *const num = full_precision ? "%.17g" : "%f";
     for (int k = 0; k < vmafhip_model_count(ctx); k++) {
@@ -260,9 +260,9 @@ void print_models(VmafHipContext *ctx, bool full_precision)
         vmafhip_model_info(ctx, k, &source, &main_score);
         if (vmafhip_pooled(ctx, main_score, &p) < 0)
             continue;
-        std::printf("%s: ", source);
-        std::printf(num, p.mean);
-        std::printf("\n");
+        std::fprintf(f, "%s: ", source);
+        std::fprintf(f, num, p.mean);
+        std::fprintf(f, "\n");
         const char *const *names;
         vmafhip_feature_names(ctx, &names);
         const std::string base = names[main_score];
@@ -276,7 +276,7 @@ void print_models(VmafHipContext *ctx, bool full_precision)
         vmafhip_pooled(ctx, feature_index(ctx, base + "_stddev"), &sd);
         const std::string line = std::string("%s: ") + num + ", ci.p95: [" + num + ", " + num +
                                  "], stddev: " + num + "\n";
-        std::printf(line.c_str(), source, b.mean, lo.mean, hi.mean, sd.mean);
+        std::fprintf(f, line.c_str(), source, b.mean, lo.mean, hi.mean, sd.mean);
     }
 }
 
@@ -348,9 +348,14 @@ int run(const Options &o)
         vmafhip_write_log(ctx.get(), o.output.c_str(), o.format,
                           o.full_precision ? VMAFHIP_LOG_FULL_PRECISION : 0) < 0)
         return fail(vmafhip_last_error(ctx.get()));
-    print_models(ctx.get(), o.full_precision);
-    if (o.output.empty())
+    // Without -o the summary is the output. With a log, libvmaf prints the
+    // model lines on a terminal only, on stderr (the log may be on stdout).
+    if (o.output.empty()) {
+        print_models(ctx.get(), o.full_precision, stdout);
         print_summary(ctx.get(), o.full_precision);
+    } else if (isatty(STDERR_FILENO)) {
+        print_models(ctx.get(), o.full_precision, stderr);
+    }
     return 0;
 }
 
