@@ -1,6 +1,6 @@
 // integer ADM host side (docs/adm.md): the table entry, validation, names,
 // CSF weights, per-scale regions and shifts, and the float tail from the
-// exact integer accumulators.
+// exact integer accumulators. Every § below is a section of docs/adm.md.
 #include "extractors/adm.h"
 
 #include <cerrno>
@@ -14,8 +14,8 @@ namespace vmafhip {
 
 namespace {
 
-// §3.1 Watson model constants: libvmaf's float literals (hex in the spec; the
-// unit test checks the resulting rf bit patterns).
+// §5.1 Watson model constants: libvmaf's float literals (their bit patterns
+// are listed there; the unit test checks the resulting rf bit patterns).
 constexpr float WATSON_A = 0.495f;
 constexpr float WATSON_K = 0.466f;
 constexpr float WATSON_F0 = 0.401f;
@@ -29,7 +29,7 @@ constexpr float WATSON_AMP[4][2] = {
 };
 constexpr double PI = 3.14159265358979323846; // M_PI
 
-/// §3.1 rf(λ, t) in libvmaf's mixed float/double order (dwt_quant_step, then
+/// §5.1 rf(λ, t) in libvmaf's mixed float/double order (dwt_quant_step, then
 /// 1.0f / Q), t = 1 (H, V) or 2 (D). A 1-ulp difference here changes the
 /// integer weights.
 float watson_rf(double nvd, int rdh, int lambda, int t)
@@ -42,7 +42,7 @@ float watson_rf(double nvd, int rdh, int lambda, int t)
     return 1.0f / q;
 }
 
-/// §3.2 lookup tables of csf modes 2 and 3: rf[H/V, D][λ], keyed by exact
+/// §5.2 lookup tables of csf modes 2 and 3: rf[H/V, D][λ], keyed by exact
 /// (rdh, nvd). Only pairs that pass the 3240 rule are listed (720/3 and 480
 /// exist in libvmaf but are unreachable).
 struct CsfTable {
@@ -74,7 +74,7 @@ const CsfTable *find_csf_table(const AdmOptions &s)
     return nullptr;
 }
 
-/// §3.3: libvmaf hard-codes the scale-0 weights of the default viewing
+/// §5.3: libvmaf hard-codes the scale-0 weights of the default viewing
 /// condition (any nvd * rdh == 3240) in mode 0; they are NOT what the
 /// formula gives (36451 / 49414).
 bool default_view(const AdmOptions &s)
@@ -166,31 +166,31 @@ const ExtractorInfo adm_extractor = {
 int Adm::check(const AdmOptions &s, const Geometry &g, std::string *msg)
 {
     if (g.w < ADM_MIN_SIZE || g.h < ADM_MIN_SIZE) {
-        // §1.3: libvmaf crashes below 17 px (Netflix/vmaf#1607) and below 33 px
+        // §13: libvmaf crashes below 17 px (Netflix/vmaf#1607) and below 33 px
         // reads outside its coarse-scale bands, so its output is undefined there.
-        // fixtures/MANIFEST.md adds that at 33 <= W <= 36 (and e.g. 67x35)
+        // tests/fixtures/MANIFEST.md adds that at 33 <= W <= 36 (and e.g. 67x35)
         // libvmaf reads heap it never wrote; its release build finds zeros
-        // there, and the spec's mirror rule (what we compute) matches that.
+        // there, and the mirror rule of §3.3 (what we compute) matches that.
         *msg = strprintf("adm: frame size %dx%d is too small: width and height must be at least "
                          "%d (libvmaf crashes under 17 px and reads out of bounds under 33 px)",
                          g.w, g.h, ADM_MIN_SIZE);
         return -ERANGE;
     }
     if (g.bpc != 8 && g.bpc != 10 && g.bpc != 12) {
-        // §1.1: the 32-bit vertical DWT sum of libvmaf overflows at 16 bits.
+        // §13: the 32-bit vertical DWT sum of libvmaf overflows at 16 bits.
         *msg = strprintf("adm: bit depth %d is not supported: accepted are 8, 10 and 12 "
                          "(libvmaf's integer DWT overflows 32 bits at 16)",
                          g.bpc);
         return -ENOTSUP;
     }
     if (s.csf_mode == 1) {
-        // §3.2: the Barten weights overflow libvmaf's 16/32-bit fixed point.
+        // §5.2: the Barten weights overflow libvmaf's 16/32-bit fixed point.
         *msg = "adm: adm_csf_mode 1 (Barten) is not supported: its weights overflow libvmaf's "
                "fixed-point CSF and the output is meaningless; accepted modes are 0, 2 and 3";
         return -ENOTSUP;
     }
     if (s.norm_view_dist * s.ref_display_height < 3.0 * 1080) {
-        // §11: libvmaf refuses this too (larger CSF weights would overflow scale 0).
+        // §1.3: libvmaf refuses this too (larger CSF weights would overflow scale 0).
         *msg = strprintf("adm: adm_norm_view_dist * adm_ref_display_height = %g * %d = %g is "
                          "below 3240 (3 x 1080): libvmaf refuses it; use a product of 3240 or more",
                          s.norm_view_dist, s.ref_display_height,
@@ -198,7 +198,7 @@ int Adm::check(const AdmOptions &s, const Geometry &g, std::string *msg)
         return -EINVAL;
     }
     if ((s.csf_mode == 2 || s.csf_mode == 3) && !find_csf_table(s)) {
-        // §3.2: libvmaf returns -22.0 as the weight and computes garbage.
+        // §5.2: libvmaf returns -22.0 as the weight and computes garbage.
         *msg = strprintf("adm: adm_csf_mode %d has no table for adm_ref_display_height %d with "
                          "adm_norm_view_dist %g: accepted (rdh, nvd) pairs are (1080, 3), "
                          "(1080, 5), (2160, 1.5), (2160, 3), (2160, 5) and (720, 5)",
@@ -267,7 +267,7 @@ Adm::Adm(const ExtractorConfig &c)
         } else {
             for (int t = 0; t < 3; t++)
                 q.irf[t] = static_cast<uint32_t>(rf_[sc][t] * std::pow(2.0, 32));
-            // §5.2: den shifts use the REGION size, CM the BAND size.
+            // §7.2: den shifts use the REGION size, CM the BAND size.
             q.den_shift = adm_clog2(rh);
             q.den_cub = adm_clog2(rw);
             q.cm_cub[0] = q.cm_cub[1] = q.cm_cub[2] = adm_clog2(q.w);
@@ -302,22 +302,22 @@ void Adm::names(std::vector<std::string> *out) const
 AdmScaleScores Adm::scale_scores(const AdmAccum &a) const
 {
     AdmScaleScores out{};
-    const float third = 1.0f / 3.0f; // 0x3EAAAAAB; powf, NOT cbrtf (§12 item 5)
+    const float third = 1.0f / 3.0f; // 0x3EAAAAAB; powf, NOT cbrtf (§12.2 item 5)
     for (int sc = 0; sc < ADM_SCALES; sc++) {
         const AdmScaleParams &q = p_.s[sc];
         if (sc == 0 && p_.skip_scale0) {
             out.num[0] = 0.0f;
-            out.den[0] = 1e-10f; // §2.6
+            out.den[0] = 1e-10f; // §4.4
             out.aim[0] = 0.0f;
             continue;
         }
         const int area = (q.bottom - q.top) * (q.right - q.left);
-        // §5.3 / §7.3 noise floor: A * nw in double, rounded to float, powf.
+        // §7.3 / §9.3 noise floor: A * nw in double, rounded to float, powf.
         const float nf = powf(static_cast<float>(static_cast<double>(area) * o_.noise_weight), third);
         const float nf_aim = powf(static_cast<float>(static_cast<double>(area) * 0.0), third);
         float den[3], num[3], aim[3];
         for (int t = 0; t < 3; t++) {
-            // §5.1 / §5.2: f64(D) / 2^k * pow(f64(rf), 3), all double.
+            // §7.1 / §7.2: f64(D) / 2^k * pow(f64(rf), 3), all double.
             const int dk = sc == 0 ? 18 - q.den_shift
                                    : (sc == 1 ? 32 : sc == 2 ? 27 : 23) - q.den_shift - q.den_cub;
             const double c = static_cast<double>(a.den[sc][t]) / std::ldexp(1.0, dk) *
@@ -325,19 +325,19 @@ AdmScaleScores Adm::scale_scores(const AdmAccum &a) const
             den[t] = powf(static_cast<float>(c), third) + nf;
             float fn, fa;
             if (sc == 0) {
-                // §7.3 scale 0: f32(f64(N) / 2^k), P = 52 (H, V) / 57 (D).
+                // §9.3 scale 0: f32(f64(N) / 2^k), P = 52 (H, V) / 57 (D).
                 const int nk = (t == ADM_D ? 57 : 52) - q.cm_cub[t] - q.cm_inner;
                 fn = static_cast<float>(static_cast<double>(a.num[sc][t]) / std::ldexp(1.0, nk));
                 fa = static_cast<float>(static_cast<double>(a.aim[sc][t]) / std::ldexp(1.0, nk));
             } else {
-                // §7.3 scales 1-3: the int64 is rounded to float FIRST, then a float division.
+                // §9.3 scales 1-3: the int64 is rounded to float FIRST, then a float division.
                 const int nk = (sc == 1 ? 45 : sc == 2 ? 39 : 36) - q.cm_cub[t] - q.cm_inner;
                 const float div = static_cast<float>(std::ldexp(1.0, nk));
                 fn = static_cast<float>(a.num[sc][t]) / div;
                 fa = static_cast<float>(a.aim[sc][t]) / div;
             }
             num[t] = powf(fn, third) + nf;
-            aim[t] = powf(fa, third) + nf_aim; // §8: noise weight 0 for AIM
+            aim[t] = powf(fa, third) + nf_aim; // §10: noise weight 0 for AIM
         }
         // Float sums in the order (H + V) + D.
         out.den[sc] = (den[ADM_H] + den[ADM_V]) + den[ADM_D];
@@ -351,7 +351,7 @@ void Adm::finish(unsigned, const void *accum, double *out)
 {
     const AdmAccum &a = *static_cast<const AdmAccum *>(accum);
     const AdmScaleScores sc = scale_scores(a);
-    double num = 0, den = 0, aim = 0; // §9: double sums, scales ascending
+    double num = 0, den = 0, aim = 0; // §11: double sums, scales ascending
     for (int s = 0; s < ADM_SCALES; s++) {
         num += sc.num[s];
         den += sc.den[s];

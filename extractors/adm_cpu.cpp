@@ -1,7 +1,8 @@
-// integer ADM CPU reference (spec adm.md): runs the stages of adm_stages.h
+// integer ADM CPU reference (docs/adm.md): runs the stages of adm_stages.h
 // scale by scale, rows split over the thread pool, and sums the per-row
 // results exactly. Every reduction is an integer sum of per-row rounded
-// values, so the result does not depend on how the rows were split (§12).
+// values, so the result does not depend on how the rows were split (§12.1).
+// Every § here is a section of docs/adm.md.
 #include <vector>
 
 #include "base/thread_pool.h"
@@ -18,8 +19,8 @@ constexpr int MIN_ROWS = 8;
 /// The buffers of one scale, band type T (int16 at scale 0, else int32).
 template <typename T> struct ScaleBuffers {
     std::vector<T> ref[4], dis[4]; // DWT bands H, V, D, A
-    std::vector<T> r[3], a[3];     // decoupled (§4)
-    std::vector<int32_t> dlm_f, dlm_c, aim_f, aim_c; // maskers (§6, §7.1)
+    std::vector<T> r[3], a[3];     // decoupled (§6)
+    std::vector<int32_t> dlm_f, dlm_c, aim_f, aim_c; // maskers (§8, §9.1)
 
     void resize(const AdmScaleParams &q)
     {
@@ -60,7 +61,7 @@ struct AdmCpuBuffers {
 
 namespace {
 
-/// §4-§8 at one scale from its DWT bands: per-row den, DLM and AIM sums.
+/// §6-§10 at one scale from its DWT bands: per-row den, DLM and AIM sums.
 template <typename T>
 void score_scale(const AdmParams &p, int sc, ScaleBuffers<T> &b, AdmCpuBuffers &buf,
                  ThreadPool &pool, AdmAccum *acc)
@@ -127,7 +128,7 @@ void Adm::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
     AdmAccum *acc = static_cast<AdmAccum *>(accum);
     *acc = AdmAccum{};
 
-    // Scale 0: DWT of both pictures (with adm_skip_scale0 only A is used, §2.6).
+    // Scale 0: DWT of both pictures (with adm_skip_scale0 only A is used, §4.4).
     {
         ScaleBuffers<int16_t> &b = buf.s0;
         int16_t *ref[4], *dis[4];

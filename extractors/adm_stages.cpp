@@ -1,6 +1,6 @@
-// integer ADM CPU stages (spec adm.md §2, §4-§7); see adm_stages.h. All
+// integer ADM CPU stages (docs/adm.md §4, §6-§9); see adm_stages.h. All
 // arithmetic is in adm_ops.h, shared with the GPU kernels; this file only
-// walks rows and columns.
+// walks rows and columns. Every § below is a section of docs/adm.md.
 #include "extractors/adm_stages.h"
 
 #include <vector>
@@ -17,7 +17,7 @@ template <typename T> const T *band_row(const T *b, int w, int i)
 
 /**
  * The horizontal pass reads columns M(2j-1) .. M(2j+2) of a row of n values
- * (§2.2). Padding the row once, p[x + 1] = row[M(x)] for x in [-1, n + 1],
+ * (§3.3). Padding the row once, p[x + 1] = row[M(x)] for x in [-1, n + 1],
  * turns every output into taps p[2j] .. p[2j + 3] with no branch.
  */
 template <typename T> void pad_row(T *p, int n)
@@ -27,7 +27,7 @@ template <typename T> void pad_row(T *p, int n)
     p[n + 2] = p[n - 1]; // M(n + 1) = n - 2
 }
 
-/// §2.4 vertical pass then horizontal pass of one output row i.
+/// §4.2 vertical pass then horizontal pass of one output row i.
 template <typename Pix>
 void dwt_s0_row(const PlaneView &pic, int bpc, const AdmScaleParams &q, int i, int16_t *tl,
                 int16_t *th, int16_t *const out[4])
@@ -57,7 +57,7 @@ void dwt_s0_row(const PlaneView &pic, int bpc, const AdmScaleParams &q, int i, i
     }
 }
 
-/// §2.5, int64 sums narrowed to int32 after each pass.
+/// §4.3, int64 sums narrowed to int32 after each pass.
 template <typename T>
 void dwt_s123_rows(const T *in, const AdmScaleParams &q, int scale, int i0, int i1,
                    int32_t *const out[4])
@@ -112,7 +112,7 @@ struct S123 {
     }
 };
 
-/// §6 + §7.1 maskers of one row segment: f = Σθ |csf(x)|/30 and
+/// §8 + §9.1 maskers of one row segment: f = Σθ |csf(x)|/30 and
 /// c = Σθ |csf(x)|/15 at every position. Kept apart from the decoupling so
 /// this plain loop over contiguous values vectorises.
 template <typename T, typename Ops>
@@ -143,7 +143,7 @@ void decouple_rows(const T *const ref[3], const T *const dis[3], const AdmScaleP
         const ptrdiff_t p0 = static_cast<ptrdiff_t>(i) * q.w + q.cl;
         const ptrdiff_t p1 = static_cast<ptrdiff_t>(i) * q.w + q.cr;
         for (ptrdiff_t p = p0; p < p1; p++) {
-            // §4.1: one angle test per position, from H and V only.
+            // §6.1: one angle test per position, from H and V only.
             const bool flag = adm_angle_flag(ref[ADM_H][p], ref[ADM_V][p], dis[ADM_H][p], dis[ADM_V][p]);
             for (int t = 0; t < 3; t++) {
                 const T o = ref[t][p], d = dis[t][p];
@@ -152,7 +152,7 @@ void decouple_rows(const T *const ref[3], const T *const dis[3], const AdmScaleP
                 out.a[t][p] = static_cast<T>(d - r);
             }
         }
-        // DLM masker from CSF(a); AIM masker from CSF(r) (§8).
+        // DLM masker from CSF(a); AIM masker from CSF(r) (§10).
         masker_row<T, Ops>(out.a, q.irf, p0, p1, out.dlm_f, out.dlm_c);
         if (out.aim_f)
             masker_row<T, Ops>(out.r, q.irf, p0, p1, out.aim_f, out.aim_c);
@@ -166,11 +166,11 @@ void cm_row(const T *const y[3], const int32_t *f, const int32_t *c, const AdmSc
     int64_t sum[3] = {0, 0, 0};
     const ptrdiff_t o = static_cast<ptrdiff_t>(i) * q.w;
     for (int j = q.left; j < q.right; j++) {
-        const int32_t thr = adm_thr(f, c, q.w, q.w, q.h, i, j); // shared by H, V, D (§7.1)
+        const int32_t thr = adm_thr(f, c, q.w, q.w, q.h, i, j); // shared by H, V, D (§9.1)
         for (int t = 0; t < 3; t++)
             sum[t] += Ops::cm(y[t][o + j], q.irf[t], thr, t, q.cm_cub[t]);
     }
-    // §7.3: the rounding shift applies to each complete row sum.
+    // §9.3: the rounding shift applies to each complete row sum.
     for (int t = 0; t < 3; t++)
         out[t] = adm_row_round(sum[t], q.cm_inner);
 }
@@ -222,7 +222,7 @@ void adm_den_row(const int16_t *const ref[3], const AdmScaleParams &q, int i, ui
         uint64_t sum = 0;
         for (int j = q.left; j < q.right; j++)
             sum += adm_den_s0(row[j]);
-        out[t] = adm_row_round_u(sum, q.den_shift); // §5.1: per row, area-based shift
+        out[t] = adm_row_round_u(sum, q.den_shift); // §7.1: per row, area-based shift
     }
 }
 
@@ -234,7 +234,7 @@ void adm_den_row(const int32_t *const ref[3], const AdmScaleParams &q, int scale
         uint64_t sum = 0;
         for (int j = q.left; j < q.right; j++)
             sum += adm_den_s123(row[j], scale, q.den_cub);
-        out[t] = adm_row_round_u(sum, q.den_shift); // §5.2: region height
+        out[t] = adm_row_round_u(sum, q.den_shift); // §7.2: region height
     }
 }
 

@@ -39,7 +39,7 @@ struct Geometry {
     /// Plane size as the caller stores it (FFmpeg: ceil for subsampled chroma).
     int stored_w(int p) const { return p ? (w + ss_x()) >> ss_x() : w; }
     int stored_h(int p) const { return p ? (h + ss_y()) >> ss_y() : h; }
-    /// Plane size libvmaf scores (floor for subsampled chroma; spec psnr.md §3).
+    /// Plane size libvmaf scores (floor for subsampled chroma; docs/psnr.md §2).
     int scored_w(int p) const { return p ? w >> ss_x() : w; }
     int scored_h(int p) const { return p ? h >> ss_y() : h; }
 };

@@ -1,5 +1,5 @@
 // psnr host side: the table entry, names, caps and the scalar finish
-// (docs/psnr.md).
+// (docs/psnr.md; § numbers below are its sections).
 #include "extractors/psnr.h"
 
 #include <cfloat>
@@ -40,14 +40,14 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *, std::string *
     return std::make_unique<Psnr>(c); // any size from 1x1 and every bit depth
 }
 
-// libvmaf's peak for bpc > 8 and for apsnr.
+// libvmaf's peak for bpc > 8 and for apsnr (§3).
 uint32_t peak_of(const PsnrOptions &o, int bpc)
 {
     return o.reduced_hbd_peak ? 255u << (bpc - 8) : (1u << bpc) - 1;
 }
 
 // libvmaf's MAX/MIN macros: (a) > (b) ? (a) : (b). Kept literally so NaN
-// (a 0-pixel plane) takes the same branch.
+// (a 0-pixel plane) takes the same branch (§4.3, §6).
 double max_of(double a, double b) { return a > b ? a : b; }
 double min_of(double a, double b) { return a < b ? a : b; }
 
@@ -126,7 +126,7 @@ void Psnr::aggregate(double *out) const
     const uint32_t peak = peak_of(o_, g_.bpc);
     const uint64_t p2 = static_cast<uint64_t>(peak) * peak;
     for (int p = 0; p < 3; p++) {
-        // docs/psnr.md: three separate log10s; a disabled plane gives NaN vs -inf: -inf.
+        // §5: three separate log10s; a disabled plane gives NaN vs -inf: -inf.
         const double apsnr = 10 * (std::log10(static_cast<double>(p2)) +
                                    std::log10(static_cast<double>(total_n_[p])) -
                                    std::log10(static_cast<double>(total_sse_[p])));

@@ -1,4 +1,4 @@
-// psnr CPU reference: exact per-plane SSE (docs/psnr.md).
+// psnr CPU reference: exact per-plane SSE (docs/psnr.md §4.1).
 #include <vector>
 
 #include "base/thread_pool.h"

@@ -52,7 +52,7 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::strin
     p.map_w = p.dec_w - (SSIM_TAPS - 1);
     p.map_h = p.dec_h - (SSIM_TAPS - 1);
     if (p.dec_w < SSIM_MIN_SIZE || p.dec_h < SSIM_MIN_SIZE) {
-        // docs/ssim.md: libvmaf does not check. Its SSIM map is then empty
+        // docs/ssim.md §7: libvmaf does not check. Its SSIM map is then empty
         // and it reports 0/0 = NaN (a side of exactly 10) or 0 (smaller):
         // refuse instead.
         *msg = strprintf("float_ssim: frame %dx%d downscaled by %d (%s) is %dx%d, smaller than "
@@ -88,7 +88,7 @@ const ExtractorInfo ssim_extractor = {
 
 int Ssim::auto_scale(int w, int h)
 {
-    // docs/ssim.md: a = min(W, H) / 256 in float, then libiqa's _round
+    // docs/ssim.md §4.1: a = min(W, H) / 256 in float, then libiqa's _round
     // (truncate, +1 when the fraction is >= 0.5), at least 1.
     const float a = static_cast<float>(std::min(w, h)) / 256.0f;
     int r = static_cast<int>(a);

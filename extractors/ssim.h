@@ -21,7 +21,7 @@ extern const ExtractorInfo ssim_extractor;
 
 class Ssim final : public Extractor {
 public:
-    /// Downscale factor libvmaf uses for a w x h luma plane (docs/ssim.md).
+    /// Downscale factor libvmaf uses for a w x h luma plane (docs/ssim.md §4.1).
     static int auto_scale(int w, int h);
 
     Ssim(const ExtractorConfig &c, const SsimParams &p);

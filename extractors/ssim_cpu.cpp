@@ -1,7 +1,8 @@
-// float_ssim CPU reference (spec ssim.md §2-§6): normalise and decimate each
+// float_ssim CPU reference (docs/ssim.md §2-§6): normalise and decimate each
 // luma plane, run the separable Gaussian on the five planes, compute the SSIM
 // of every map pixel in parallel, then sum the map sequentially in row-major
 // order, as libvmaf does, so the double sums are libvmaf's to the last bit.
+// Every § below is a section of docs/ssim.md.
 #include <algorithm>
 #include <vector>
 
@@ -17,10 +18,10 @@ namespace {
 // (about 14 MB) for large undecimated frames. 1080p at scale 4 is one band.
 constexpr int BAND_PIXELS = 1 << 18;
 
-// §2 and §4.1: one luma plane to a dense float plane of the decimated size.
+// §2 and §4.3: one luma plane to a dense float plane of the decimated size.
 // BPC is a template constant so the exact /4, /16, /256 become multiplies.
 // Decimation keeps one double accumulator per output of a row and adds one
-// source row at a time: each output still sees its taps in the spec's order
+// source row at a time: each output still sees its taps in the order of §4.3
 // (rows outer, columns inner), while neighbouring outputs are independent
 // chains, which the CPU overlaps.
 template <typename T, int BPC>

@@ -1,10 +1,11 @@
-// integer ADM kernels (spec adm.md §2, §4-§7, §15 "Porting advice"). Every
-// coefficient goes through extractors/adm_ops.h, the arithmetic the CPU
-// reference (extractors/adm_stages.cpp) uses, and every accumulator is a sum
-// of the CPU's per-row values: each row sum is formed exactly by ONE block,
-// the row's rounding shift is applied to the complete sum, and the rounded
-// row value is added to *d_out with a 64-bit atomic (integer sums in any
-// order are exact, §12). No shift is ever applied to a partial sum.
+// integer ADM kernels (docs/adm.md §4, §6-§9, §15; every § below is a
+// section of docs/adm.md). Every coefficient goes through kernels/adm_ops.h,
+// the arithmetic the CPU reference (extractors/adm_stages.cpp) uses, and
+// every accumulator is a sum of the CPU's per-row values: each row sum is
+// formed exactly by ONE block, the row's rounding shift is applied to the
+// complete sum, and the rounded row value is added to *d_out with a 64-bit
+// atomic (integer sums in any order are exact, §12.1). No shift is ever
+// applied to a partial sum.
 //
 // Per frame, on one stream, always the same 6 launches for a context:
 //   1-4. dwt_kernel<scale>: the fused DWT of one scale (vertical pass into
@@ -126,7 +127,7 @@ template <int SC> __device__ __forceinline__ int32_t ratio_k(int32_t o, int32_t 
         return adm_k_s123(o, t);
 }
 
-/// §6 + §7.1: add |CSF(x)|/30 to f and |CSF(x)|/15 to c (masker_row()).
+/// §8 + §9.1: add |CSF(x)|/30 to f and |CSF(x)|/15 to c (masker_row()).
 template <int SC>
 __device__ __forceinline__ void masker_add(uint32_t irf, typename BandOf<SC>::T x, int theta,
                                            int32_t &f, int32_t &c)
@@ -142,7 +143,7 @@ __device__ __forceinline__ void masker_add(uint32_t irf, typename BandOf<SC>::T 
     }
 }
 
-/// §5: den term of one reference coefficient.
+/// §7: den term of one reference coefficient.
 template <int SC> __device__ __forceinline__ uint64_t den_term(typename BandOf<SC>::T o, int cub)
 {
     if constexpr (SC == 0)
@@ -151,7 +152,7 @@ template <int SC> __device__ __forceinline__ uint64_t den_term(typename BandOf<S
         return adm_den_s123(o, SC, cub);
 }
 
-/// §7.2: masked energy of one coefficient.
+/// §9.2: masked energy of one coefficient.
 template <int SC>
 __device__ __forceinline__ int64_t cm_term(typename BandOf<SC>::T y, uint32_t irf, int32_t thr,
                                            int theta, int cub)
@@ -163,7 +164,7 @@ __device__ __forceinline__ int64_t cm_term(typename BandOf<SC>::T y, uint32_t ir
 }
 
 // ---------------------------------------------------------------------------
-// 1-4. DWT of one scale (§2).
+// 1-4. DWT of one scale (§4).
 
 struct DwtIO {
     const void *in[2]; ///< ref, dis: the luma plane (scale 0) or the previous A band
@@ -249,7 +250,7 @@ __global__ void __launch_bounds__(kDwtThreads) dwt_kernel(AdmParams p, DwtIO io)
 }
 
 // ---------------------------------------------------------------------------
-// 5. Decoupling + CSF maskers (§4, §6; adm_decouple) and den (§5; adm_den_row).
+// 5. Decoupling + CSF maskers (§6, §8; adm_decouple) and den (§7; adm_den_row).
 
 /**
  * Row i of the decouple rectangle of scale SC, columns [cl, cr) strided over
@@ -284,7 +285,7 @@ __device__ __forceinline__ void decouple_row(const AdmParams &p, const ScaleBufs
             o[t] = ref[t][x];
             d[t] = dis[t][x];
         }
-        // §4.1: one angle test per position, from H and V only.
+        // §6.1: one angle test per position, from H and V only.
         const bool flag = adm_angle_flag(o[ADM_H], o[ADM_V], d[ADM_H], d[ADM_V]);
         const bool den_col = den_row && j >= q.left && j < q.right;
         int32_t df = 0, dc = 0, af = 0, ac = 0;
@@ -296,7 +297,7 @@ __device__ __forceinline__ void decouple_row(const AdmParams &p, const ScaleBufs
             aa[t][x] = a;
             masker_add<SC>(q.irf[t], a, t, df, dc); // DLM masker from CSF(a)
             if (aim)
-                masker_add<SC>(q.irf[t], r, t, af, ac); // AIM masker from CSF(r) (§8)
+                masker_add<SC>(q.irf[t], r, t, af, ac); // AIM masker from CSF(r) (§10)
             if (den_col)
                 den[t] += den_term<SC>(o[t], q.den_cub);
         }
@@ -314,7 +315,7 @@ __device__ __forceinline__ void decouple_row(const AdmParams &p, const ScaleBufs
     if (threadIdx.x == 0 && den_row) {
 #pragma unroll
         for (int t = 0; t < 3; t++) {
-            // §5.1 / §5.2: the rounding shift of the complete row sum.
+            // §7.1 / §7.2: the rounding shift of the complete row sum.
             const uint64_t rv = adm_row_round_u(static_cast<uint64_t>(v[t]), q.den_shift);
             if (rv)
                 gpu_atomic_add_u64(reinterpret_cast<unsigned long long *>(&out->den[SC][t]), rv);
@@ -338,7 +339,7 @@ __global__ void __launch_bounds__(kRowThreads)
 }
 
 // ---------------------------------------------------------------------------
-// 6. Contrast masking (§7, §8; adm_cm_row).
+// 6. Contrast masking (§9, §10; adm_cm_row).
 
 /**
  * Row i of the scored region of scale SC, columns [left, right) strided over
@@ -377,7 +378,7 @@ __device__ __forceinline__ void cm_row(const AdmParams &p, const ScaleBufs &s, i
     if (threadIdx.x == 0) {
 #pragma unroll
         for (int t = 0; t < 3; t++) {
-            // §7.3: the rounding shift of the complete row sum.
+            // §9.3: the rounding shift of the complete row sum.
             const int64_t n = adm_row_round(acc[t], q.cm_inner);
             if (n)
                 gpu_atomic_add_i64(reinterpret_cast<long long *>(&out->num[SC][t]), n);
@@ -431,7 +432,7 @@ Layout layout_of(const AdmParams &p, uint8_t *base)
         for (int k = 0; k < 4; k++)
             s.dis[k] = take(band);
         if (sc == 0 && p.skip_scale0)
-            continue; // §2.6: only the A band is used
+            continue; // §4.4: only the A band is used
         for (int t = 0; t < 3; t++)
             s.r[t] = take(band);
         for (int t = 0; t < 3; t++)

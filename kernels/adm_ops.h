@@ -1,6 +1,7 @@
-// integer ADM per-sample and per-coefficient arithmetic (spec adm.md §2, §4-§7),
+// integer ADM per-sample and per-coefficient arithmetic (docs/adm.md §4, §6-§9),
 // shared by the CPU reference and the GPU kernels, plus the POD parameter
-// block (AdmParams) both take by value.
+// block (AdmParams) both take by value. Every § below is a section of
+// docs/adm.md.
 //
 // Device-code rules for this header: fixed-width integer / float / double
 // arithmetic only, no std:: calls, no tables (namespace-scope constexpr arrays
@@ -18,24 +19,24 @@
 namespace vmafhip {
 
 constexpr int ADM_SCALES = 4;
-constexpr int ADM_MIN_SIZE = 33; ///< §1.3: smallest W and H with defined results
+constexpr int ADM_MIN_SIZE = 33; ///< §13: smallest W and H with defined results
 
-/// Band / orientation index. H, V, D is also the θ order of every sum (§0).
+/// Band / orientation index. H, V, D is also the θ order of every sum (§2.1).
 enum AdmBand { ADM_H = 0, ADM_V = 1, ADM_D = 2, ADM_A = 3 };
 
 /// Everything one scale needs; sizes in coefficients.
 struct AdmScaleParams {
     int32_t in_w, in_h;   ///< DWT input: the picture at scale 0, else the previous A band
-    int32_t w, h;         ///< band size: ceil(in / 2) (§1.2)
-    int32_t left, top;    ///< scored region [top, bottom) x [left, right) (§1.4)
+    int32_t w, h;         ///< band size: ceil(in / 2) (§3.1)
+    int32_t left, top;    ///< scored region [top, bottom) x [left, right) (§3.2)
     int32_t right, bottom;
     int32_t cl, ct;       ///< decouple/CSF rectangle [ct, cb) x [cl, cr): the region
-    int32_t cr, cb;       ///< grown by the 3x3 masking halo, clipped to the band (§1.4)
-    uint32_t irf[3];      ///< fixed-point CSF weights H, V, D (§3.3): uint16 range at scale 0
-    int32_t den_shift;    ///< den row shift: s0 max(0, clog2(area) - 20), s1-3 clog2(region h) (§5)
-    int32_t den_cub;      ///< s1-3 den cube shift clog2(region w); 0 at scale 0 (§5.2)
-    int32_t cm_cub[3];    ///< CM cube shift per orientation (§7.2)
-    int32_t cm_inner;     ///< CM row shift clog2(h) (§7.3)
+    int32_t cr, cb;       ///< grown by the 3x3 masking halo, clipped to the band (§3.2)
+    uint32_t irf[3];      ///< fixed-point CSF weights H, V, D (§5.3): uint16 range at scale 0
+    int32_t den_shift;    ///< den row shift: s0 max(0, clog2(area) - 20), s1-3 clog2(region h) (§7)
+    int32_t den_cub;      ///< s1-3 den cube shift clog2(region w); 0 at scale 0 (§7.2)
+    int32_t cm_cub[3];    ///< CM cube shift per orientation (§9.2)
+    int32_t cm_inner;     ///< CM row shift clog2(h) (§9.3)
 };
 
 /// Per-frame accumulators, [scale][orientation H, V, D]; also the GPU layout.
@@ -49,15 +50,15 @@ struct AdmAccum {
 struct AdmParams {
     AdmScaleParams s[ADM_SCALES];
     int32_t bpc;         ///< 8, 10 or 12
-    int32_t skip_scale0; ///< scale 0 computes only its A band (§2.6)
-    int32_t skip_aim;    ///< no AIM work (§8)
-    double egl;          ///< adm_enhn_gain_limit (§4.3)
+    int32_t skip_scale0; ///< scale 0 computes only its A band (§4.4)
+    int32_t skip_aim;    ///< no AIM work (§10)
+    double egl;          ///< adm_enhn_gain_limit (§6.3)
 };
 
 // ---------------------------------------------------------------------------
 // Sizes and shifts (host side mostly; integer forms of libvmaf's double math).
 
-/// clog2(n) = ceil(log2(n)) for n >= 1 (notation section; libvmaf uses double log2).
+/// clog2(n) = ceil(log2(n)) for n >= 1 (§2.2; libvmaf uses double log2).
 VMAFHIP_HD constexpr int adm_clog2(uint32_t n)
 {
     int k = 0;
@@ -66,17 +67,17 @@ VMAFHIP_HD constexpr int adm_clog2(uint32_t n)
     return k;
 }
 
-/// half(k): libvmaf's (uint32)pow(2, k - 1), which is 0 for k = 0 (notation section).
+/// half(k): libvmaf's (uint32)pow(2, k - 1), which is 0 for k = 0 (§2.2).
 VMAFHIP_HD constexpr int64_t adm_half(int k) { return k >= 1 ? static_cast<int64_t>(1) << (k - 1) : 0; }
 
-/// §1.4: trunc(n * 0.1 - 0.5), exact integer form.
+/// §3.2: trunc(n * 0.1 - 0.5), exact integer form.
 VMAFHIP_HD constexpr int adm_border(int n) { return n >= 5 ? (n - 5) / 10 : 0; }
 
-/// §2.2 / §7.1: asymmetric mirror: -1 -> 1 (edge not repeated), n -> n - 1
+/// §3.3 / §9.1: asymmetric mirror: -1 -> 1 (edge not repeated), n -> n - 1
 /// (edge repeated). Only p in [-1, n + 1] occurs.
 VMAFHIP_HD int adm_mirror(int p, int n) { return p < 0 ? -p : p >= n ? 2 * n - 1 - p : p; }
 
-/// Rounding shift of a complete row sum (§5, §7.3): (x + half(n)) >> n.
+/// Rounding shift of a complete row sum (§7, §9.3): (x + half(n)) >> n.
 VMAFHIP_HD int64_t adm_row_round(int64_t x, int n) { return (x + adm_half(n)) >> n; }
 VMAFHIP_HD uint64_t adm_row_round_u(uint64_t x, int n)
 {
@@ -84,7 +85,7 @@ VMAFHIP_HD uint64_t adm_row_round_u(uint64_t x, int n)
 }
 
 // ---------------------------------------------------------------------------
-// §2 DWT. Output sample i reads inputs 2i-1 .. 2i+2 (mirrored) with taps 0..3.
+// §4 DWT. Output sample i reads inputs 2i-1 .. 2i+2 (mirrored) with taps 0..3.
 
 /// db2 low-pass taps 15826, 27411, 7345, -4240 (sum 46342), accumulated in Acc.
 template <typename Acc, typename T> VMAFHIP_HD Acc adm_dwt_lo(T x0, T x1, T x2, T x3)
@@ -100,7 +101,7 @@ template <typename Acc, typename T> VMAFHIP_HD Acc adm_dwt_hi(T x0, T x1, T x2, 
            static_cast<Acc>(27411) * x2 - static_cast<Acc>(15826) * x3;
 }
 
-/// §2.4 scale-0 vertical lo: centre by 46342 * 2^(B-1), round, shift by B
+/// §4.2 scale-0 vertical lo: centre by 46342 * 2^(B-1), round, shift by B
 /// (normalises every bit depth to 8-bit units); int32 sums.
 VMAFHIP_HD int16_t adm_s0_vert_lo(int32_t p0, int32_t p1, int32_t p2, int32_t p3, int bpc)
 {
@@ -109,35 +110,35 @@ VMAFHIP_HD int16_t adm_s0_vert_lo(int32_t p0, int32_t p1, int32_t p2, int32_t p3
     return static_cast<int16_t>((sum - 46342 * half + half) >> bpc);
 }
 
-/// §2.4 scale-0 vertical hi (the hi taps sum to 0: nothing to centre).
+/// §4.2 scale-0 vertical hi (the hi taps sum to 0: nothing to centre).
 VMAFHIP_HD int16_t adm_s0_vert_hi(int32_t p0, int32_t p1, int32_t p2, int32_t p3, int bpc)
 {
     const int32_t sum = adm_dwt_hi<int32_t>(p0, p1, p2, p3);
     return static_cast<int16_t>((sum + (1 << (bpc - 1))) >> bpc);
 }
 
-/// §2.4 scale-0 horizontal pass result: (sum + 32768) >> 16, stored int16.
+/// §4.2 scale-0 horizontal pass result: (sum + 32768) >> 16, stored int16.
 VMAFHIP_HD int16_t adm_s0_hori_round(int32_t sum) { return static_cast<int16_t>((sum + 32768) >> 16); }
 
-/// §2.5 scales 1-3: (shift, add) of the vertical and horizontal passes.
+/// §4.3 scales 1-3: (shift, add) of the vertical and horizontal passes.
 /// s1 (0, 0) / (15, 16384); s2 (16, 32768) / (16, 32768); s3 (16, 32768) / (15, 16384).
 VMAFHIP_HD constexpr int adm_s123_vert_shift(int scale) { return scale == 1 ? 0 : 16; }
 VMAFHIP_HD constexpr int adm_s123_hori_shift(int scale) { return scale == 2 ? 16 : 15; }
 
-/// §2.5: int64 sum, rounding add 2^(shift-1) (none for shift 0), narrowed to int32.
+/// §4.3: int64 sum, rounding add 2^(shift-1) (none for shift 0), narrowed to int32.
 VMAFHIP_HD int32_t adm_s123_round(int64_t sum, int shift)
 {
     return static_cast<int32_t>((sum + adm_half(shift)) >> shift);
 }
 
 // ---------------------------------------------------------------------------
-// §4 decoupling.
+// §6 decoupling.
 
-/// f32(cos(pi/180)^2) = 0x3F7FEC0A, libvmaf's float constant (§4.1).
+/// f32(cos(pi/180)^2) = 0x3F7FEC0A, libvmaf's float constant (§6.1).
 constexpr float ADM_COS_1DEG_SQ = 0x1.ffd814p-1f;
 
 /**
- * §4.1 angle test, shared by H, V and D at a position: is the distorted (H, V)
+ * §6.1 angle test, shared by H, V and D at a position: is the distorted (H, V)
  * vector within 1 degree of the reference one, pointing the same way?
  * Each exact int64 is rounded to float first (libvmaf casts to float), then
  * divided by 4096 in double; products left to right. An exact integer test
@@ -158,7 +159,7 @@ VMAFHIP_HD bool adm_angle_flag(int64_t oh, int64_t ov, int64_t th, int64_t tv)
                                     (static_cast<double>(tt_f) / 4096.0);
 }
 
-/// §4.2 reciprocal R(m) = floor(2^30 / |m|) with the sign of m, m in
+/// §6.2 reciprocal R(m) = floor(2^30 / |m|) with the sign of m, m in
 /// [-32768, 32768] \ {0}. libvmaf's div_lookup table, computed arithmetically.
 VMAFHIP_HD int32_t adm_recip(int32_t m)
 {
@@ -166,10 +167,10 @@ VMAFHIP_HD int32_t adm_recip(int32_t m)
     return m < 0 ? -r : r;
 }
 
-/// §4.2: k clamped to [0, 32768] (Q15 for 0..1).
+/// §6.2: k clamped to [0, 32768] (Q15 for 0..1).
 VMAFHIP_HD int32_t adm_clamp_k(int64_t k) { return k < 0 ? 0 : k > 32768 ? 32768 : static_cast<int32_t>(k); }
 
-/// §4.2 scale 0: k = t / o in Q15; 32768 when o = 0.
+/// §6.2 scale 0: k = t / o in Q15; 32768 when o = 0.
 VMAFHIP_HD int32_t adm_k_s0(int32_t o, int32_t t)
 {
     if (o == 0)
@@ -188,7 +189,7 @@ VMAFHIP_HD int adm_clz32(uint32_t x)
 }
 
 /**
- * §4.2 scales 1-3: |o| is first normalised to 15 bits (libvmaf's
+ * §6.2 scales 1-3: |o| is first normalised to 15 bits (libvmaf's
  * get_best15_from32: e = 17 - clz, rounded, so m can be 32768); the sign of o
  * multiplies the product BEFORE the rounding add and shift.
  */
@@ -209,11 +210,11 @@ VMAFHIP_HD int32_t adm_k_s123(int32_t o, int32_t t)
 }
 
 /**
- * §4.3 restored value r (T = int16_t at scale 0, int32_t at scales 1-3).
+ * §6.3 restored value r (T = int16_t at scale 0, int32_t at scales 1-3).
  * r0 = round(k * o); inside the 1-degree cone the enhancement is limited to
  * egl * r0 but never beyond t. The branch follows the sign of k*o (libvmaf's
  * float (k/32768)*(o/64), same sign), NOT of r0, and the double result is
- * truncated toward zero (the scalar C conversion; libvmaf's SIMD rounds, §13).
+ * truncated toward zero (the scalar C conversion; libvmaf's SIMD rounds, §14).
  */
 template <typename T> VMAFHIP_HD T adm_restore(int32_t k, T o, T t, bool flag, double egl)
 {
@@ -228,8 +229,8 @@ template <typename T> VMAFHIP_HD T adm_restore(int32_t k, T o, T t, bool flag, d
 }
 
 // ---------------------------------------------------------------------------
-// §6 CSF: c = weighted coefficient, f = |c| / 30 (masker of a neighbour);
-// §7.1 centre = |c| / 15 (masker of the position itself).
+// §8 CSF: c = weighted coefficient, f = |c| / 30 (masker of a neighbour);
+// §9.1 centre = |c| / 15 (masker of the position itself).
 
 /// Scale 0: shift 15/15/17 and add 16384/16384/65535 (65535, not 65536: libvmaf's constant).
 VMAFHIP_HD int16_t adm_csf_s0(uint32_t irf, int16_t x, int theta)
@@ -245,7 +246,7 @@ VMAFHIP_HD int16_t adm_f_s0(int16_t c)
     return static_cast<int16_t>((4369 * a + 2048) >> 12);
 }
 
-/// The int16 narrowing wraps for |c| >= 15360; the scalar C keeps it (§7.1, §13).
+/// The int16 narrowing wraps for |c| >= 15360; the scalar C keeps it (§9.1, §14).
 VMAFHIP_HD int16_t adm_centre_s0(int16_t c)
 {
     const int32_t a = c < 0 ? -static_cast<int32_t>(c) : c;
@@ -259,7 +260,7 @@ VMAFHIP_HD int32_t adm_csf_s123(uint32_t irf, int32_t x)
 }
 
 /// libvmaf stores its rounding constant 1u << 31 in an int32: it is -2^31,
-/// so f = floor(|c|/30 - 0.5) and f(0) = -1. Copied on purpose (§6).
+/// so f = floor(|c|/30 - 0.5) and f(0) = -1. Copied on purpose (§8).
 constexpr int64_t ADM_S123_ROUND_QUIRK = -(static_cast<int64_t>(1) << 31);
 
 VMAFHIP_HD int32_t adm_f_s123(int32_t c)
@@ -268,7 +269,7 @@ VMAFHIP_HD int32_t adm_f_s123(int32_t c)
     return static_cast<int32_t>((143165577 * a + ADM_S123_ROUND_QUIRK) >> 32);
 }
 
-/// Same -2^31 quirk as adm_f_s123 (§7.1).
+/// Same -2^31 quirk as adm_f_s123 (§9.1).
 VMAFHIP_HD int32_t adm_centre_s123(int32_t c)
 {
     const int64_t a = c < 0 ? -static_cast<int64_t>(c) : c;
@@ -276,7 +277,7 @@ VMAFHIP_HD int32_t adm_centre_s123(int32_t c)
 }
 
 // ---------------------------------------------------------------------------
-// §7 contrast masking. thr(i, j) = sum over H, V, D of the 8 mirrored
+// §9 contrast masking. thr(i, j) = sum over H, V, D of the 8 mirrored
 // neighbours' f plus the centre term. Integer sums are associative, so the
 // stages keep F = fH + fV + fD and C = centreH + centreV + centreD per
 // position, and thr = (sum of F over the 8 mirrored neighbours) + C(i, j).
@@ -298,7 +299,7 @@ VMAFHIP_HD int32_t adm_thr(const int32_t *F, const int32_t *C, ptrdiff_t stride,
 }
 
 /**
- * §7.2 scale 0: masked energy of one coefficient. y is the test signal
+ * §9.2 scale 0: masked energy of one coefficient. y is the test signal
  * (r for DLM, a for AIM); the thr subtraction is at Q(sub) = 10/10/12,
  * x^2 rounds at 29/29/30 (add 2^(sq-1)), x^3 at cub.
  */
@@ -316,7 +317,7 @@ VMAFHIP_HD int64_t adm_cm_s0(int16_t y, uint32_t irf, int32_t thr, int theta, in
     return (static_cast<int64_t>(x2) * x + adm_half(cub)) >> cub;
 }
 
-/// §7.2 scales 1-3: the test signal is CSF-weighted first (>> 28), thr is not shifted.
+/// §9.2 scales 1-3: the test signal is CSF-weighted first (>> 28), thr is not shifted.
 VMAFHIP_HD int64_t adm_cm_s123(int32_t y, uint32_t irf, int32_t thr, int cub)
 {
     const int32_t yc = adm_csf_s123(irf, y);
@@ -328,7 +329,7 @@ VMAFHIP_HD int64_t adm_cm_s123(int32_t y, uint32_t irf, int32_t thr, int cub)
 }
 
 // ---------------------------------------------------------------------------
-// §5 denominator terms of one reference coefficient.
+// §7 denominator terms of one reference coefficient.
 
 /// Scale 0: |o|^3, exact in uint64.
 VMAFHIP_HD uint64_t adm_den_s0(int16_t o)
@@ -338,7 +339,7 @@ VMAFHIP_HD uint64_t adm_den_s0(int16_t o)
 }
 
 /// Scales 1-3: sq = 31/30/31 and the add before >> sq is 2^sq (the full
-/// divisor, libvmaf's constant: +1 on every square). Copied on purpose (§5.2).
+/// divisor, libvmaf's constant: +1 on every square). Copied on purpose (§7.2).
 VMAFHIP_HD uint64_t adm_den_s123(int32_t o, int scale, int cub)
 {
     const int sq = scale == 2 ? 30 : 31;

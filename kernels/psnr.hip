@@ -1,4 +1,4 @@
-// psnr: sum of squared differences per plane (spec psnr.md §5.1, §9).
+// psnr: sum of squared differences per plane (docs/psnr.md §4.1, §9).
 // Integer sums are associative, so any reduction order gives libvmaf's exact
 // value: 64-bit per-thread partials, a block reduction, one atomic per block.
 #include "kernels/psnr.h"

@@ -1,9 +1,10 @@
-// float_ssim kernels (spec ssim.md §2-§6, §9). Every per-pixel value goes
-// through extractors/ssim_ops.h, the arithmetic the CPU reference uses, so
+// float_ssim kernels (docs/ssim.md §2-§6, §11). Every per-pixel value goes
+// through kernels/ssim_ops.h, the arithmetic the CPU reference uses, so
 // the decimated planes, the five filtered planes and each pixel's
 // (ssim, l, c, s) are the CPU's to the bit. Only the order of the double sums
 // over the map differs; it is fixed (thread order, then block order), so a
-// frame gives the same bits on every run.
+// frame gives the same bits on every run. Every § below is a section of
+// docs/ssim.md.
 //
 // Per frame, on one stream, always the same launches for a given context:
 //   1. decimate_kernel (only when scale > 1): luma of ref and dis, normalised
@@ -45,7 +46,7 @@ static_assert(kTileH % kThreadsY == 0, "map_kernel: whole rows of the tile per t
 
 size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
-// §2, §4.1: one thread per decimated sample, ref and dis together. The taps
+// §2, §4.3: one thread per decimated sample, ref and dis together. The taps
 // are ssim_decimate_sample()'s, in its order (rows outer, columns inner,
 // ascending), one double accumulator per plane. No barrier or shuffle here,
 // so threads outside the plane may simply leave.
@@ -147,7 +148,7 @@ __global__ void __launch_bounds__(kThreads)
         partial[blockIdx.y * gridDim.x + blockIdx.x] = SsimAccum{a_ssim, a_l, a_c, a_s};
 }
 
-// §6: the n block partials, each thread a fixed stride of them in ascending
+// §6, §11: the n block partials, each thread a fixed stride of them in ascending
 // order, then the fixed block reduction. n = 0 writes zeros.
 __global__ void __launch_bounds__(kSumThreads)
     sum_kernel(const SsimAccum *partial, int n, SsimAccum *out)

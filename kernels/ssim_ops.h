@@ -1,9 +1,10 @@
-// float_ssim per-sample and per-pixel arithmetic (spec ssim.md §2-§5), shared
+// float_ssim per-sample and per-pixel arithmetic (docs/ssim.md §2-§5), shared
 // by the CPU reference and the GPU kernels. Every float32 rounding point of
 // libvmaf is a named float variable, so no compiler can keep excess precision
 // across it; products are never contracted into FMAs (-ffp-contract=off on the
-// host, -fmad=false / -ffp-contract=off on the device). Plain float/double
-// arithmetic only, so the header also compiles as device code.
+// host, -fmad=false / -ffp-contract=off on the device; docs/ssim.md §8). Plain
+// float/double arithmetic only, so the header also compiles as device code.
+// Every § below is a section of docs/ssim.md.
 #pragma once
 
 #include <math.h> // ::sqrt(double), also in device code
@@ -14,7 +15,7 @@
 
 namespace vmafhip {
 
-// §3 constants, written as exact hex literals of the bit patterns in the spec;
+// §3 constants, written as exact hex literals of the bit patterns listed there;
 // the static_asserts show they are libvmaf's float expressions.
 constexpr float SSIM_K1 = 0x1.47ae14p-7f; // 0.01f, 0x3c23d70a
 constexpr float SSIM_K2 = 0x1.eb851ep-6f; // 0.03f, 0x3cf5c28f
@@ -42,7 +43,7 @@ constexpr int SSIM_TAPS = 11;     ///< Gaussian window, sigma 1.5, separable
 constexpr int SSIM_MIN_SIZE = 11; ///< smallest (decimated) size with a non-empty map
 
 /// 1-D Gaussian tap u (0..10), libvmaf's float literals, used unnormalised
-/// (they sum to 1.000002; spec §3). A function, not an array: namespace-scope
+/// (they sum to 1.000002; §3). A function, not an array: namespace-scope
 /// constexpr arrays are not visible in CUDA device code.
 VMAFHIP_HD constexpr float ssim_gauss_tap(int u)
 {
@@ -68,30 +69,30 @@ template <typename T> VMAFHIP_HD float ssim_normalise(T v, int bpc)
     return bpc == 10 ? x / 4.0f : bpc == 12 ? x / 16.0f : bpc == 16 ? x / 256.0f : x;
 }
 
-/// §4.1: decimated size; the "+1" follows the parity of n, not f (libiqa).
+/// §4.2: decimated size; the "+1" follows the parity of n, not f (libiqa).
 VMAFHIP_HD constexpr int ssim_decimated_size(int n, int f)
 {
     return f > 1 ? n / f + (n & 1) : n;
 }
 
-/// §4.1: symmetric boundary with edge duplication, one reflection (libiqa's
-/// KBND_SYMMETRIC). Enough for every size Ssim::check accepts.
+/// §4.3: symmetric boundary with edge duplication, one reflection (libiqa's
+/// KBND_SYMMETRIC). Enough for every size create() in ssim.cpp accepts.
 VMAFHIP_HD int ssim_mirror(int i, int n)
 {
     return i < 0 ? -1 - i : i >= n ? 2 * n - 1 - i : i;
 }
 
-/// §4.1: box tap weight 1.0f / (f*f), the int product converted to float.
+/// §4.3: box tap weight 1.0f / (f*f), the int product converted to float.
 VMAFHIP_HD float ssim_decimate_weight(int f)
 {
     return 1.0f / static_cast<float>(f * f);
 }
 
-/// §4.1: tap offsets from the anchor, first..last inclusive: -f/2 .. f/2 - (f even).
+/// §4.3: tap offsets from the anchor, first..last inclusive: -f/2 .. f/2 - (f even).
 VMAFHIP_HD constexpr int ssim_decimate_first_tap(int f) { return -(f / 2); }
 VMAFHIP_HD constexpr int ssim_decimate_last_tap(int f) { return f / 2 - ((f & 1) ? 0 : 1); }
 
-/// §4.1: one tap of a decimated sample: float32 product, double sum.
+/// §4.3: one tap of a decimated sample: float32 product, double sum.
 VMAFHIP_HD double ssim_decimate_acc(double acc, float sample, float weight)
 {
     const float p = sample * weight;
@@ -99,7 +100,7 @@ VMAFHIP_HD double ssim_decimate_acc(double acc, float sample, float weight)
 }
 
 /**
- * §4.1: one decimated sample at output (xo, yo) of a w x h plane of raw
+ * §4.3: one decimated sample at output (xo, yo) of a w x h plane of raw
  * samples (T = uint8_t/uint16_t, normalised with bpc) or of floats (bpc 8).
  * f x f box centred on the anchor (xo*f, yo*f), rows outer, columns inner,
  * taps summed in double in that order, rounded to float once. A caller may
@@ -124,7 +125,7 @@ VMAFHIP_HD float ssim_decimate_sample(const T *img, ptrdiff_t stride, int w, int
 }
 
 /**
- * §5: one 11-tap output of a separable pass (horizontal: step 1; vertical:
+ * §5.1: one 11-tap output of a separable pass (horizontal: step 1; vertical:
  * step = row stride in elements). p[u*step], u = 0..10, is the window; the
  * float32 products are summed in double in tap order, rounded to float once.
  */
@@ -144,7 +145,7 @@ struct SsimMoments {
 };
 
 /**
- * §5: the horizontal pass of all five planes at once from 11 consecutive
+ * §5.1: the horizontal pass of all five planes at once from 11 consecutive
  * samples r[u*step], d[u*step]. The squares and the cross product are
  * float32 first (libvmaf filters float planes of R*R, D*D, R*D); each plane
  * has its own double accumulator in tap order, as in ssim_filter11().
@@ -173,7 +174,7 @@ struct SsimPixel {
 };
 
 /**
- * §5: SSIM of one map pixel from the five filtered values. l and c are double
+ * §5.2: SSIM of one map pixel from the five filtered values. l and c are double
  * quotients of a double numerator by a float denominator, s is a float
  * quotient: libvmaf's mix of precisions, reproduced literally.
  */

@@ -339,7 +339,7 @@ TEST(CliGolden, AllFeaturesHaveTheGoldensStructure)
 }
 
 // apsnr is an end-of-stream aggregate; on gray its chroma values are -inf
-// (spec psnr.md §6): JSON null, XML "-inf", and the summary lists them too.
+// (docs/psnr.md §5): JSON null, XML "-inf", and the summary lists them too.
 TEST(CliGolden, AggregatesAndNonFiniteValues)
 {
     const testfx::Fixture &f = testfx::fixture("natural6_176x144_gray__ref_vs_gblur1p2noise12");

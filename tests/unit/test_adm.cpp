@@ -1,9 +1,10 @@
-// integer ADM tests (spec adm.md), CPU reference.
+// integer ADM tests (docs/adm.md; every § below is a section of it), CPU
+// reference.
 //
 // Map:
 //   AdmOps.*      per-coefficient arithmetic and libvmaf's quirks (adm_ops.h)
-//   AdmCsf.*      §3 float weights and fixed-point weights
-//   AdmParams.*   §1.4 regions and §5/§7 shifts (the spec's 1080p table)
+//   AdmCsf.*      §5 float weights and fixed-point weights
+//   AdmParams.*   §3.2 regions and §7/§9 shifts (the 1080p table of §3.4)
 //   AdmGolden.*   every fixture pair with ADM against its libvmaf golden,
 //                 bit for bit, through the public API (+ debug num/den)
 //   AdmOptions.*  egl, skip_aim, skip_scale0, csf modes, noise weight, bit depths
@@ -205,7 +206,7 @@ TEST(AdmOps, Constants)
     EXPECT_EQ(fbits(ADM_COS_1DEG_SQ), 0x3F7FEC0Au);
     const double c = std::cos(3.14159265358979323846 / 180.0);
     EXPECT_EQ(ADM_COS_1DEG_SQ, static_cast<float>(c * c));
-    EXPECT_EQ(fbits(1.0f / 3.0f), 0x3EAAAAABu); // the powf exponent (§12)
+    EXPECT_EQ(fbits(1.0f / 3.0f), 0x3EAAAAABu); // the powf exponent (§12.2)
 }
 
 TEST(AdmOps, BorderClog2Mirror)
@@ -304,7 +305,7 @@ TEST(AdmCsf, Mode0DefaultWeights)
         EXPECT_EQ(fbits(rf[l][ADM_V]), hv[l]) << l;
         EXPECT_EQ(fbits(rf[l][ADM_D]), d[l]) << l;
     }
-    // The formula's scale-0 values, which libvmaf does NOT use at 3240 (§3.3).
+    // The formula's scale-0 values, which libvmaf does NOT use at 3240 (§5.3).
     EXPECT_EQ(static_cast<uint16_t>(rf[0][ADM_H] * std::pow(2.0, 21)), 36451);
     EXPECT_EQ(static_cast<uint16_t>(rf[0][ADM_D] * std::pow(2.0, 23)), 49414);
 
@@ -429,7 +430,7 @@ TEST(AdmGolden, EveryFixtureBitExact)
 TEST(AdmGolden, PlainCPathNotSimd)
 {
     // natural3 (97 px wide) is a width where libvmaf's AVX-512 and AVX2 paths
-    // differ from its plain C (§13); we are the plain C path.
+    // differ from its plain C (§14); we are the plain C path.
     const auto &f = testfx::fixture("natural3_97x61_yuv420p__ref_vs_mjpegq24");
     const Scores r = run_fixture(f, settings(f), 1);
     ASSERT_EQ(r.ret, 0);
@@ -445,7 +446,7 @@ TEST(AdmGolden, IdenticalInputs)
     ASSERT_EQ(r.ret, 0);
     for (size_t i = 0; i < r.frames.size(); i++) {
         const int fi = static_cast<int>(i);
-        // The noise floor makes ref vs ref slightly above 1 (§9), never below.
+        // The noise floor makes ref vs ref slightly above 1 (§11), never below.
         EXPECT_GT(r.at(fi, "integer_adm2"), 1.0);
         EXPECT_LT(r.at(fi, "integer_adm2"), 1.00001);
         EXPECT_EQ(r.at(fi, "integer_aim"), 0.0); // nothing additive
@@ -557,7 +558,7 @@ TEST(AdmOptions, SkipScale0)
     ASSERT_EQ(r.ret, 0);
     EXPECT_EQ(r.names[0], "integer_adm2_ssz");
     for (int i = 0; i < 3; i++) {
-        EXPECT_EQ(r.at(i, "integer_adm_scale0_ssz"), 0.0); // num 0 over den 1e-10f (§2.6)
+        EXPECT_EQ(r.at(i, "integer_adm_scale0_ssz"), 0.0); // num 0 over den 1e-10f (§4.4)
         for (int sc = 1; sc < 4; sc++)
             EXPECT_EQ(bits(r.at(i, "integer_adm_scale" + std::to_string(sc) + "_ssz")),
                       bits(def.at(i, "integer_adm_scale" + std::to_string(sc))));
@@ -603,7 +604,7 @@ TEST(AdmOptions, NoiseWeightZeroFlatFrame)
         run_pictures(gray_settings(64, 48, 8, "adm=adm_noise_weight=0:debug=true"), {p.pictures()});
     ASSERT_EQ(r.ret, 0) << r.error;
     EXPECT_EQ(r.names[0], "integer_adm2_nw_0");
-    EXPECT_EQ(r.at(0, "integer_adm2_nw_0"), 1.0); // den == 0 (§9)
+    EXPECT_EQ(r.at(0, "integer_adm2_nw_0"), 1.0); // den == 0 (§11)
     EXPECT_EQ(r.at(0, "integer_adm_num_nw_0"), 0.0);
     EXPECT_EQ(r.at(0, "integer_adm_den_nw_0"), 0.0);
     EXPECT_EQ(r.at(0, "integer_aim_nw_0"), 0.0); // defined by us; libvmaf leaves it uninitialised
@@ -614,7 +615,7 @@ TEST(AdmOptions, NoiseWeightZeroFlatFrame)
 
 TEST(AdmOptions, HigherBitDepthsScaleExactly)
 {
-    // §2.4 shifts by B: samples v << (B - 8) give the 8-bit bands exactly, so
+    // §4.2 shifts by B: samples v << (B - 8) give the 8-bit bands exactly, so
     // every score equals the 8-bit one (here checked against the golden run).
     const auto &f = crf38_fixture();
     const Scores r8 = run_fixture(f, settings(f), 2);

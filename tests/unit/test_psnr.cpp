@@ -1,4 +1,4 @@
-// psnr options against the formulas of spec psnr.md (§4-§6), computed here
+// psnr options against the formulas of docs/psnr.md (§3-§6), computed here
 // independently from the raw samples: enable_mse, enable_apsnr, min_sse,
 // reduced_hbd_peak, chroma off, 4:0:0, and the 0-pixel chroma of 1-pixel frames.
 #include <gtest/gtest.h>
@@ -116,7 +116,7 @@ TEST(Psnr, MinSseSetsTheCap)
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_ref");
     VmafHipSettings s = psnr_settings(f, "psnr=min_sse=0.5");
     Scored run(f, s);
-    // Identical frames: PSNR is the cap from min_sse (spec §4).
+    // Identical frames: PSNR is the cap from min_sse (docs/psnr.md §3).
     const double cap_y = std::ceil(10 * std::log10(65025.0 / (0.5 / (576.0 * 324))));
     const double cap_c = std::ceil(10 * std::log10(65025.0 / (0.5 / (288.0 * 162))));
     EXPECT_EQ(run.at(0, "psnr_y"), cap_y);
@@ -142,7 +142,7 @@ TEST(Psnr, ChromaOffAndGray)
     const char *const *names;
     ASSERT_EQ(vmafhip_feature_names(run.ctx.get(), &names), 1);
     EXPECT_STREQ(names[0], "psnr_y");
-    // apsnr of a disabled plane: NaN against -inf gives -inf (spec §6).
+    // apsnr of a disabled plane: NaN against -inf gives -inf (docs/psnr.md §5).
     const double *values;
     ASSERT_EQ(vmafhip_aggregate_scores(run.ctx.get(), &names, &values), 3);
     EXPECT_TRUE(std::isinf(values[1]) && values[1] < 0);

@@ -1,5 +1,6 @@
-// float_ssim (spec ssim.md): golden parity, downscaling, options, bit
-// depths, threads and size limits, through the public API and internally.
+// float_ssim (docs/ssim.md; every § below is a section of it): golden parity,
+// downscaling, options, bit depths, threads and size limits, through the
+// public API and internally.
 // A naive transliteration of libvmaf's code structure (picture_copy, libiqa's
 // in-place _iqa_decimate, separate convolutions, C-style float expressions)
 // checks the paths the goldens do not reach (every fixture has scale 1).
@@ -351,7 +352,7 @@ ApiResult run_api_pairs(const std::vector<Pair> &pairs, const std::string &spec 
     return run_api(gray_settings(pairs.at(0).ref, threads), spec, r, d);
 }
 
-// float_ssim as libvmaf reports it from map sums (spec §6).
+// float_ssim as libvmaf reports it from map sums (§6).
 double mean_of(double sum, int mw, int mh)
 {
     return static_cast<float>(sum / static_cast<double>(mw * mh));
@@ -409,7 +410,7 @@ TEST(Ssim, AutomaticScaleAndSizes)
     EXPECT_EQ(Ssim::auto_scale(383, 1000), 1);
     EXPECT_EQ(Ssim::auto_scale(640, 640), 3);  // 2.5 rounds up
     EXPECT_EQ(Ssim::auto_scale(11, 11), 1);    // 0.04 -> 0 -> at least 1
-    // The "+1" follows the parity of the size, not the factor (§4.1).
+    // The "+1" follows the parity of the size, not the factor (§4.2).
     EXPECT_EQ(ssim_decimated_size(9, 3), 4);
     EXPECT_EQ(ssim_decimated_size(10, 4), 2);
     EXPECT_EQ(ssim_decimated_size(11, 4), 3);
@@ -650,7 +651,7 @@ TEST(Ssim, ForcedScalesOnTheFixture)
 TEST(Ssim, OddSizesWithDecimation)
 {
     // W odd and a multiple of f: the last anchor is at x = W, outside the
-    // frame; the mirror gives defined samples (§4.1). Also H odd, not a multiple.
+    // frame; the mirror gives defined samples (§4.3). Also H odd, not a multiple.
     const Pair p = natural1_pair("mpeg2q28", 2);
     struct Case {
         int w, h, scale, dw, dh;
