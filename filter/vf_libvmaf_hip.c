@@ -85,6 +85,8 @@ typedef struct LIBVMAFHIPContext {
     int broken_reported;       ///< the output has ended with fail_err
     unsigned ended_checked;    ///< inputs whose end made us look for a broken stream (bit mask)
     int64_t last_pts;          ///< pts of the last frame sent downstream
+    uint64_t nb_events;        ///< main frames framesync has handed us
+    uint64_t nb_sent;          ///< frames sent downstream
     int lib_error_logged;      ///< the library logged an error since the last check
 
     uint64_t nb_scored;        ///< frame pairs submitted
@@ -263,6 +265,7 @@ static int output_frames(AVFilterContext *ctx, int wait)
         }
 
         s->last_pts = pf.frame->pts;
+        s->nb_sent++;
         ret = ff_filter_frame(ctx->outputs[0], pf.frame);
         if (ret < 0)
             return ret;
@@ -338,6 +341,7 @@ static int do_vmafhip(FFFrameSync *fs)
     ret = ff_framesync_dualinput_get(fs, &dist, &ref);
     if (ret < 0)
         return ret;
+    s->nb_events++;
 
     pf.frame = dist;
     pf.index = -1;
@@ -558,6 +562,7 @@ static int activate(AVFilterContext *ctx)
 {
     LIBVMAFHIPContext *s = ctx->priv;
     AVFilterLink *outlink = ctx->outputs[0];
+    uint64_t nb_events = s->nb_events, nb_sent = s->nb_sent;
     int ret;
 
     /* A status already on the output at this point was set downstream (we
@@ -608,6 +613,14 @@ static int activate(AVFilterContext *ctx)
         s->fail_err = AVERROR(ERANGE);
         return lib_error(ctx, AVERROR(ERANGE), "Could not finish scoring");
     }
+    /* framesync took a frame pair but none left (motion waits for the next
+       frame, the GPU for its results) while downstream still wants one:
+       framesync asks its inputs for more only when it has no frame pair, so
+       run again, or the graph stalls (a source inside the graph never gets
+       a request). */
+    if (s->nb_events != nb_events && s->nb_sent == nb_sent &&
+        !ff_outlink_get_status(outlink) && ff_outlink_frame_wanted(outlink))
+        ff_filter_set_ready(ctx, 100);
     return 0;
 }
 
