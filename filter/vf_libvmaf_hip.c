@@ -273,13 +273,24 @@ static int output_frames(AVFilterContext *ctx, int wait)
     return 0;
 }
 
+/** Whether every input has ended: no request will come for more frames. */
+static int inputs_ended(AVFilterContext *ctx)
+{
+    for (int i = 0; i < ctx->nb_inputs; i++)
+        if (!ff_outlink_get_status(ctx->inputs[i]))
+            return 0;
+    return 1;
+}
+
 /**
  * The library cannot score the stream any more: send every queued frame on
  * (with its scores if they were complete before, else without), and end the
  * output with the error once downstream asks for the next frame, that is,
  * once it has taken these (ffmpeg stops reading its outputs at an error, so
- * frames sent in the same step as the error would be lost). Frames in
- * flight or not, the same frames leave.
+ * frames sent in the same step as the error would be lost). When every input
+ * has ended already, no request would come (and FFmpeg 7.1 aborts on a graph
+ * that waits with its inputs ended): end it at once; frames still between
+ * this filter and ffmpeg's output may then be lost.
  */
 static int fail_stream(AVFilterContext *ctx, int err)
 {
@@ -288,11 +299,15 @@ static int fail_stream(AVFilterContext *ctx, int err)
 
     s->broken = 1;
     if (!s->fail_err) {
+        int ret;
+
         s->fail_err = err;
         av_log(ctx, AV_LOG_ERROR, "Scoring failed: %s\n", av_err2str(err));
-        return output_frames(ctx, 1);
+        ret = output_frames(ctx, 1);
+        if (ret < 0 || !inputs_ended(ctx))
+            return ret;
     }
-    if (!s->broken_reported && ff_outlink_frame_wanted(outlink)) {
+    if (!s->broken_reported && (ff_outlink_frame_wanted(outlink) || inputs_ended(ctx))) {
         s->broken_reported = 1;
         ff_outlink_set_status(outlink, s->fail_err, s->last_pts);
         for (int i = 0; i < ctx->nb_inputs; i++)
