@@ -540,7 +540,7 @@ def test_metadata(t):
     """The default run (libvmaf's default model plus psnr and float_ssim) tags every frame
     with every score, vmaf included, as libvmaf prints it; metadata=print to stdout;
     metadata=select on our numeric values; at the end one "VMAF score" line (the pooled
-    mean) and one "<name> mean" line per score."""
+    mean; pool=max: the maximum) and one "<name> mean" line per score."""
     p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
     r = t.run(t.ffmpeg_cmd(*p.input(), '-lavfi',
                            f'[0:v][1:v]{t.filt()},metadata=print:file=-', '-f', 'null', '-'))
@@ -555,6 +555,10 @@ def test_metadata(t):
         want = pool([g[name] for g in p.golden], 'mean')
         t.check(m and abs(float(m[1]) - want) <= 1e-6 * max(1, abs(want)),
                 f'{name} mean line: {m and m[1]}, expected {want:.6f}')
+    # pool=max (which FFmpeg's libvmaf lacks: it pools max as mean).
+    r = t.run(t.ffmpeg_cmd(*p.input(), '-lavfi', f'[0:v][1:v]{t.filt("pool=max")}', '-f', 'null', '-'))
+    t.check(vmaf_score_lines(r.stderr) == ['%f' % max(g['vmaf'] for g in p.golden)],
+            f'pool=max: VMAF score lines {vmaf_score_lines(r.stderr)}')
     threshold = 29.6
     want = sum(1 for g in p.golden if g['psnr_y'] > threshold)
     (frames,), _ = t.score(p.input(), f'[0:v][1:v]{t.filt()},metadata=mode=select:'
