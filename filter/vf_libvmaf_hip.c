@@ -50,6 +50,7 @@ enum PoolMethod { POOL_MEAN, POOL_MIN, POOL_MAX, POOL_HARMONIC_MEAN };
 typedef struct PendingFrame {
     AVFrame *frame;
     int index;                 ///< library frame index, or -1: passed through unscored
+                               ///< (no reference), -2: the stream broke at this frame
 } PendingFrame;
 
 typedef struct LIBVMAFHIPContext {
@@ -78,12 +79,21 @@ typedef struct LIBVMAFHIPContext {
     AVFifo *pending;           ///< PendingFrame, oldest first
     unsigned max_pending;      ///< wait for the oldest frame beyond this many
     int flushed;               ///< the library's stream has ended
+    int broken;                ///< the library cannot score this stream any more (a sample
+                               ///< above the bit depth's maximum with motion)
+    int fail_err;              ///< the error the output ends with, once the frames sent are taken
+    int broken_reported;       ///< the output has ended with fail_err
+    unsigned ended_checked;    ///< inputs whose end made us look for a broken stream (bit mask)
+    int64_t last_pts;          ///< pts of the last frame sent downstream
+    uint64_t nb_events;        ///< main frames framesync has handed us
+    uint64_t nb_sent;          ///< frames sent downstream
     int lib_error_logged;      ///< the library logged an error since the last check
 
     uint64_t nb_scored;        ///< frame pairs submitted
     uint64_t nb_no_ref;        ///< main frames without a reference frame
     uint64_t nb_pts_mismatch;  ///< pairs whose timestamps differ
     uint64_t nb_range_errors;  ///< frames the library refused to score
+    uint64_t nb_unscored;      ///< frames passed unscored because the stream broke
     int range_warned;
 } LIBVMAFHIPContext;
 
@@ -176,6 +186,22 @@ static int lib_error(AVFilterContext *ctx, int err, const char *what)
     return err;
 }
 
+/**
+ * Whether the library's stream is broken: with motion (every VMAF model) a
+ * sample above the bit depth's maximum makes the frames next to it, so the
+ * stream, unscorable, and every later call fails with -ERANGE. Without motion
+ * only that frame is refused and the stream goes on. Waits for the frames in
+ * flight: asked after a call returned -ERANGE and when an input ends.
+ */
+static int stream_broken(LIBVMAFHIPContext *s)
+{
+    VmafHipPooled pooled;
+
+    if (!s->broken && s->vh && vmafhip_pooled(s->vh, 0, &pooled) == AVERROR(ERANGE))
+        s->broken = 1;
+    return s->broken;
+}
+
 static int set_meta(AVDictionary **metadata, const char *name, double value)
 {
     char key[128], buf[64];
@@ -205,6 +231,8 @@ static int output_frames(AVFilterContext *ctx, int wait)
         int block = wait || av_fifo_can_read(s->pending) > s->max_pending;
 
         ret = 0;
+        if (pf.index == -2)
+            s->nb_unscored++;
         if (pf.index >= 0) {
             ret = vmafhip_frame_scores(s->vh, pf.index, block, &values);
             if (ret == AVERROR(EAGAIN))
@@ -216,8 +244,12 @@ static int output_frames(AVFilterContext *ctx, int wait)
             /* n_subsample leaves this frame out: it goes on without scores. */
         } else if (ret == AVERROR(ERANGE)) {
             /* The library refused this frame (samples above the bit depth's
-               maximum) and said why; the frame goes on without scores. */
-            s->nb_range_errors++;
+               maximum, or the stream broke on such a frame) and said why; the
+               frame goes on without scores. */
+            if (stream_broken(s))
+                s->nb_unscored++;
+            else
+                s->nb_range_errors++;
             s->lib_error_logged = 0;
         } else if (ret < 0) {
             av_frame_free(&pf.frame);
@@ -232,9 +264,54 @@ static int output_frames(AVFilterContext *ctx, int wait)
             }
         }
 
+        s->last_pts = pf.frame->pts;
+        s->nb_sent++;
         ret = ff_filter_frame(ctx->outputs[0], pf.frame);
         if (ret < 0)
             return ret;
+    }
+    return 0;
+}
+
+/** Whether every input has ended: no request will come for more frames. */
+static int inputs_ended(AVFilterContext *ctx)
+{
+    for (int i = 0; i < ctx->nb_inputs; i++)
+        if (!ff_outlink_get_status(ctx->inputs[i]))
+            return 0;
+    return 1;
+}
+
+/**
+ * The library cannot score the stream any more: send every queued frame on
+ * (with its scores if they were complete before, else without), and end the
+ * output with the error once downstream asks for the next frame, that is,
+ * once it has taken these (ffmpeg stops reading its outputs at an error, so
+ * frames sent in the same step as the error would be lost). When every input
+ * has ended already, no request would come (and FFmpeg 7.1 aborts on a graph
+ * that waits with its inputs ended): end it at once; frames still between
+ * this filter and ffmpeg's output may then be lost.
+ */
+static int fail_stream(AVFilterContext *ctx, int err)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+    AVFilterLink *outlink = ctx->outputs[0];
+
+    s->broken = 1;
+    if (!s->fail_err) {
+        int ret;
+
+        s->fail_err = err;
+        av_log(ctx, AV_LOG_ERROR, "Scoring failed: %s\n", av_err2str(err));
+        ret = output_frames(ctx, 1);
+        if (ret < 0 || !inputs_ended(ctx))
+            return ret;
+    }
+    if (!s->broken_reported && (ff_outlink_frame_wanted(outlink) || inputs_ended(ctx))) {
+        s->broken_reported = 1;
+        ff_outlink_set_status(outlink, s->fail_err, s->last_pts);
+        for (int i = 0; i < ctx->nb_inputs; i++)
+            ff_inlink_set_status(ctx->inputs[i], AVERROR_EOF);
     }
     return 0;
 }
@@ -260,6 +337,8 @@ static int submit(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
         r.stride[p] = ref->linesize[p];
     }
     ret = vmafhip_submit(s->vh, &d, &r);
+    if (ret == AVERROR(ERANGE))
+        s->broken = 1;
     if (ret < 0)
         return lib_error(ctx, ret, "Could not score a frame pair");
     s->nb_scored++;
@@ -277,6 +356,7 @@ static int do_vmafhip(FFFrameSync *fs)
     ret = ff_framesync_dualinput_get(fs, &dist, &ref);
     if (ret < 0)
         return ret;
+    s->nb_events++;
 
     pf.frame = dist;
     pf.index = -1;
@@ -298,11 +378,11 @@ static int do_vmafhip(FFFrameSync *fs)
                    av_color_range_name(dist->color_range),
                    av_color_range_name(ref->color_range));
         ret = submit(ctx, dist, ref);
-        if (ret < 0) {
+        if (ret < 0 && !s->broken) {
             av_frame_free(&dist);
             return ret;
         }
-        pf.index = ret;
+        pf.index = ret >= 0 ? ret : -2;
     }
 
     ret = av_fifo_write(s->pending, &pf, 1);
@@ -310,7 +390,7 @@ static int do_vmafhip(FFFrameSync *fs)
         av_frame_free(&dist);
         return ret;
     }
-    return 0;
+    return s->broken ? AVERROR(ERANGE) : 0;
 }
 
 static av_cold int libvmaf_hip_preinit(AVFilterContext *ctx)
@@ -497,14 +577,32 @@ static int activate(AVFilterContext *ctx)
 {
     LIBVMAFHIPContext *s = ctx->priv;
     AVFilterLink *outlink = ctx->outputs[0];
+    uint64_t nb_events = s->nb_events, nb_sent = s->nb_sent;
     int ret;
 
     /* A status already on the output at this point was set downstream (we
        drain in the call that sets ours): nobody wants the queued frames. */
     if (ff_outlink_get_status(outlink))
         free_pending(s);
+    if (s->fail_err)
+        return fail_stream(ctx, s->fail_err);
+
+    /* A sample out of range is found when a frame's results are collected:
+       at a later submission, or at the end of the stream, after framesync
+       has ended the output, when it could not end with the error any more.
+       So when an input ends, collect what was submitted first. */
+    for (int i = 0; i < ctx->nb_inputs && s->vh && !s->flushed; i++) {
+        if (!(s->ended_checked & (1u << i)) && ff_outlink_get_status(ctx->inputs[i]) &&
+            !ff_inlink_queued_frames(ctx->inputs[i])) {
+            s->ended_checked |= 1u << i;
+            if (stream_broken(s))
+                return fail_stream(ctx, AVERROR(ERANGE));
+        }
+    }
 
     ret = ff_framesync_activate(&s->fs);
+    if (ret == AVERROR(ERANGE) && s->broken)
+        return fail_stream(ctx, ret);
     if (ret < 0 && ret != FFERROR_NOT_READY)
         return ret;
 
@@ -518,8 +616,27 @@ static int activate(AVFilterContext *ctx)
         ret = vmafhip_flush(s->vh);
         if (ret < 0 && ret != AVERROR(ERANGE))
             return lib_error(ctx, ret, "Could not finish scoring");
+        if (ret == AVERROR(ERANGE))
+            stream_broken(s);
     }
-    return output_frames(ctx, ff_outlink_get_status(outlink) != 0);
+    ret = output_frames(ctx, ff_outlink_get_status(outlink) != 0);
+    if (ret < 0)
+        return ret;
+    /* Not found before framesync ended the output: fail now (ffmpeg may
+       then drop the frames just sent). */
+    if (s->broken && !s->fail_err && ff_outlink_get_status(outlink)) {
+        s->fail_err = AVERROR(ERANGE);
+        return lib_error(ctx, AVERROR(ERANGE), "Could not finish scoring");
+    }
+    /* framesync took a frame pair but none left (motion waits for the next
+       frame, the GPU for its results) while downstream still wants one:
+       framesync asks its inputs for more only when it has no frame pair, so
+       run again, or the graph stalls (a source inside the graph never gets
+       a request). */
+    if (s->nb_events != nb_events && s->nb_sent == nb_sent &&
+        !ff_outlink_get_status(outlink) && ff_outlink_frame_wanted(outlink))
+        ff_filter_set_ready(ctx, 100);
+    return 0;
 }
 
 static av_cold void uninit(AVFilterContext *ctx)
@@ -538,6 +655,11 @@ static av_cold void uninit(AVFilterContext *ctx)
         ret = vmafhip_flush(s->vh);
         if (ret < 0 && ret != AVERROR(ERANGE))
             lib_error(ctx, ret, "Could not finish scoring");
+        if (ret == AVERROR(ERANGE) && stream_broken(s)) {
+            av_log(ctx, AV_LOG_ERROR, "The stream could not be scored: no pooled "
+                   "scores%s\n", s->log_path ? ", no log file" : "");
+            goto counts;
+        }
         /* FFmpeg's libvmaf line, one per model, that tools parse. */
         for (int i = 0; i < vmafhip_model_count(s->vh); i++) {
             VmafHipPooled pooled;
@@ -574,6 +696,7 @@ static av_cold void uninit(AVFilterContext *ctx)
                s->log_path);
     }
 
+counts:
     if (s->nb_no_ref)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames had no reference frame "
                "(the reference starts later) and were not scored\n", s->nb_no_ref);
@@ -584,6 +707,9 @@ static av_cold void uninit(AVFilterContext *ctx)
     if (s->nb_range_errors)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames had samples above the bit "
                "depth's maximum and were not scored\n", s->nb_range_errors);
+    if (s->nb_unscored)
+        av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames were passed on unscored "
+               "because the stream could not be scored\n", s->nb_unscored);
 
     vmafhip_close(&s->vh);
 }
