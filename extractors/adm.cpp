@@ -109,7 +109,7 @@ const OptionSpec options[] = {
     {"adm_skip_scale0", "ssz", OptionType::Bool, ADM_OPT(skip_scale0), 0, 0, 1, true,
      "skip scale 0"},
     {"adm_skip_aim", nullptr, OptionType::Bool, ADM_OPT(skip_aim), 0, 0, 1, false,
-     "do not compute integer_aim and integer_adm3"},
+     "skip the AIM sums: integer_aim is 0 and integer_adm3 follows from integer_adm2"},
 };
 
 #undef ADM_OPT
@@ -117,6 +117,8 @@ const OptionSpec options[] = {
 // libvmaf's provided_features of integer_adm and their output aliases.
 const ProvidedFeature provides[] = {
     {"VMAF_integer_feature_adm2_score", "integer_adm2"},
+    {"VMAF_integer_feature_aim_score", "integer_aim"},
+    {"VMAF_integer_feature_adm3_score", "integer_adm3"},
     {"integer_aim", "integer_aim"},
     {"integer_adm3", "integer_adm3"},
     {"integer_adm_scale0", "integer_adm_scale0"},
@@ -282,10 +284,8 @@ void Adm::names(std::vector<std::string> *out) const
 {
     // libvmaf's JSON order (integer_adm.c extract(), see the debug goldens).
     out->push_back("integer_adm2" + suffix_);
-    if (!o_.skip_aim) {
-        out->push_back("integer_aim" + suffix_);
-        out->push_back("integer_adm3" + suffix_);
-    }
+    out->push_back("integer_aim" + suffix_);  // 0 with adm_skip_aim, as libvmaf
+    out->push_back("integer_adm3" + suffix_);
     for (int sc = 0; sc < ADM_SCALES; sc++)
         out->push_back("integer_adm_scale" + std::to_string(sc) + suffix_);
     if (o_.debug) {
@@ -365,13 +365,11 @@ void Adm::finish(unsigned, const void *accum, double *out)
     // default weights.
     const double adm2 = den == 0.0 ? 1.0 : num / den;
     const double aim_score = den == 0.0 ? 0.0 : aim / den; // no clipping, unlike float ADM
+    const double adm3 = adm2 * o_.dlm_weight + (1.0 - aim_score) * (1.0 - o_.dlm_weight);
     int i = 0;
     out[i++] = adm2;
-    if (!o_.skip_aim) {
-        const double adm3 = adm2 * o_.dlm_weight + (1.0 - aim_score) * (1.0 - o_.dlm_weight);
-        out[i++] = aim_score;
-        out[i++] = adm3 > o_.min_val ? adm3 : o_.min_val;
-    }
+    out[i++] = aim_score;
+    out[i++] = adm3 > o_.min_val ? adm3 : o_.min_val;
     for (int s = 0; s < ADM_SCALES; s++)
         out[i++] = static_cast<double>(sc.num[s]) / static_cast<double>(sc.den[s]);
     if (o_.debug) {

@@ -90,11 +90,12 @@ Psnr::Psnr(const ExtractorConfig &c)
 
 void Psnr::names(std::vector<std::string> *out) const
 {
-    for (int p = 0; p < planes_; p++)
+    // libvmaf writes each plane's psnr and then its mse (integer_psnr.c extract()).
+    for (int p = 0; p < planes_; p++) {
         out->push_back(std::string("psnr_") + plane_suffix[p]);
-    if (o_.enable_mse)
-        for (int p = 0; p < planes_; p++)
+        if (o_.enable_mse)
             out->push_back(std::string("mse_") + plane_suffix[p]);
+    }
 }
 
 void Psnr::aggregate_names(std::vector<std::string> *out) const
@@ -113,9 +114,9 @@ void Psnr::finish(unsigned, const void *accum, double *out)
     for (int p = 0; p < planes_; p++) {
         const unsigned n = static_cast<unsigned>(g_.scored_w(p)) * static_cast<unsigned>(g_.scored_h(p));
         const double mse = static_cast<double>(a.sse[p]) / static_cast<double>(n);
-        out[p] = min_of(10 * std::log10(p2 / max_of(mse, 1e-16)), psnr_max_[p]);
+        *out++ = min_of(10 * std::log10(p2 / max_of(mse, 1e-16)), psnr_max_[p]);
         if (o_.enable_mse)
-            out[planes_ + p] = mse;
+            *out++ = mse;
         total_sse_[p] += a.sse[p];
         total_n_[p] += n;
     }

@@ -32,6 +32,9 @@ public:
     void names(std::vector<std::string> *out) const override;
     void aggregate_names(std::vector<std::string> *out) const override;
     int planes() const override { return planes_; }
+    /// libvmaf's psnr is TEMPORAL: with frames subsampled it still runs on
+    /// every frame, and APSNR adds them all up (docs/psnr.md §5).
+    bool every_frame() const override { return o_.enable_apsnr; }
     size_t accum_bytes() const override { return sizeof(PsnrAccum); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     /// Also accumulates the apsnr totals.

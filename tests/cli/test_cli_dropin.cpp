@@ -95,6 +95,17 @@ TEST(CliDropIn, Subsample)
                   std::string("golden/extra/") + natural1 + ".subsample3.fullprec.json");
 }
 
+// psnr's mse columns (plane by plane), APSNR over every frame although only
+// every third is scored (psnr is temporal in libvmaf), and adm_skip_aim,
+// which still writes integer_aim (0) and integer_adm3.
+TEST(CliDropIn, PsnrAndAdmOptionsWithSubsample)
+{
+    expect_golden(log_of(natural1, {"--no_prediction", "--feature", "psnr=enable_mse=true:enable_apsnr=true",
+                                    "--feature", "adm=adm_skip_aim=true", "--subsample", "3", "--json",
+                                    "--full-precision"}),
+                  std::string("golden/extra/") + natural1 + ".psnropts_skipaim_subsample3.fullprec.json");
+}
+
 // libvmaf prints "<model>: <pooled mean>" per model, and for a bootstrap
 // model a second line with its interval, on stderr when it is a terminal;
 // without -o we print them on stdout, followed by every feature's pooled
