@@ -34,6 +34,7 @@
 #include "base/thread_pool.h"
 #include "extractors/options.h"
 #include "extractors/vif.h"
+#include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
 
 using namespace vmafhip;
@@ -684,20 +685,8 @@ TEST(VifThreads, Timing1080p)
     int ret = 0;
     std::string msg;
     const std::unique_ptr<Extractor> e = make(Geometry{w, h, 8, VMAFHIP_CHROMA_400}, {}, &ret, &msg);
-    VifAccum a1, a2;
-    for (int threads : {1, 2}) {
-        ThreadPool pool(threads);
-        e->cpu(fv, &a1, pool); // warm-up: allocates the scratch
-        const int reps = 3;
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < reps; i++)
-            e->cpu(fv, &a2, pool);
-        const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps;
-        std::printf("[ vif timing ] 1920x1080 8-bit, %d thread(s): %.1f ms/frame\n", threads, ms);
-        EXPECT_EQ(std::memcmp(&a1, &a2, sizeof(a1)), 0);
-        EXPECT_LT(ms, 5000.0); // a hang guard only; see the printed time
-    }
+    VifAccum a2;
+    testfx::cpu_timing(*e, fv, "vif", 3, 5000.0, &a2);
     double out[4];
     e->finish(0, &a2, out);
     for (double v : out) {
