@@ -86,6 +86,19 @@ __device__ VifVert scale2_leftover(const VifParams &p, const uint16_t *x2, const
     return vif_vertical<2>(x, y, 1, vif_vp_shift(2, p.bpc), vif_vq_shift(2, p.bpc));
 }
 
+/// A VifVert from shared memory in one 16-byte load: field by field the
+/// compiler reads it in three, each with a 16-byte stride across the warp
+/// (four-way bank conflicts).
+__device__ VifVert load_vert(const VifVert *v)
+{
+    static_assert(sizeof(VifVert) == sizeof(uint4) && alignof(VifVert) == alignof(uint4) &&
+                      offsetof(VifVert, mu2) == 2 && offsetof(VifVert, xx) == 4 &&
+                      offsetof(VifVert, yy) == 8 && offsetof(VifVert, xy) == 12,
+                  "VifVert is one uint4: mu1 | mu2 << 16, xx, yy, xy");
+    const uint4 q = *reinterpret_cast<const uint4 *>(v);
+    return VifVert{static_cast<uint16_t>(q.x), static_cast<uint16_t>(q.x >> 16), q.y, q.z, q.w};
+}
+
 /// One 64x16 tile of scale S per block; see the file comment.
 template <int S, typename In>
 __global__ void __launch_bounds__(kThreads)
@@ -98,6 +111,8 @@ __global__ void __launch_bounds__(kThreads)
     __shared__ uint16_t s_x[IH][IW], s_y[IH][IW];  // input tile with halo
     __shared__ VifVert s_v[kTileH][IW];            // vertical statistics outputs
     __shared__ uint16_t s_tx[DH][DW], s_ty[DH][DW]; // vertical low-pass, even rows
+    __shared__ ptrdiff_t s_row[IH];                // offsets of the tile's mirrored rows
+    __shared__ int s_col[IW];                      // the tile's mirrored columns
 
     const int w = p.w[S], h = p.h[S];
     const int i0 = static_cast<int>(blockIdx.y) * kTileH;
@@ -107,19 +122,25 @@ __global__ void __launch_bounds__(kThreads)
     const In *Y = static_cast<const In *>(io.in[1]);
     const bool stats = !(S == 0 && p.skip_scale0); // uniform over the grid
 
-    // 1. The tile and its halo, mirrored (§3). §8: a scale 3 of one row has
-    //    the scale-2 picture's row 1 above and below it; a scale 3 of one
-    //    column reads column 0 here and replaces the others in step 2.
+    // 1. The tile and its halo, mirrored (§3): the mirror of each row and
+    //    column once, then the samples. §8: a scale 3 of one row has the
+    //    scale-2 picture's row 1 above and below it; a scale 3 of one column
+    //    reads column 0 here and replaces the others in step 2.
+    static_assert(IH + IW <= kThreads, "one thread per mirrored row or column");
+    if (tid < IH)
+        s_row[tid] = static_cast<ptrdiff_t>(vif_mirror(i0 - R + tid, h)) * w;
+    else if (tid < IH + IW)
+        s_col[tid - IH] = vif_mirror(j0 - R + tid - IH, w);
+    __syncthreads();
     for (int e = tid; e < IH * IW; e += kThreads) {
         const int r = e / IW, c = e - r * IW;
-        const int gi = i0 - R + r;
-        const int gj = vif_mirror(j0 - R + c, w);
+        const int gj = s_col[c];
         uint16_t xv, yv;
-        if (S == 3 && h == 1 && gi != 0) {
+        if (S == 3 && h == 1 && i0 - R + r != 0) {
             xv = io.prev[0][p.w[2] + gj];
             yv = io.prev[1][p.w[2] + gj];
         } else {
-            const ptrdiff_t o = static_cast<ptrdiff_t>(vif_mirror(gi, h)) * w + gj;
+            const ptrdiff_t o = s_row[r] + gj;
             xv = static_cast<uint16_t>(X[o]);
             yv = static_cast<uint16_t>(Y[o]);
         }
@@ -129,6 +150,8 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
 
     // 2. Vertical statistics filter of every tile row, halo columns included.
+    //    8-bit samples at scale 0 sum their second moments in uint32
+    //    (VIF_NARROW_SUMS_8BIT): the same values with half-width products.
     if (stats) {
         const int vp = vif_vp_shift(S, p.bpc), vq = vif_vq_shift(S, p.bpc);
         const bool one_column = S == 3 && w == 1;
@@ -137,8 +160,12 @@ __global__ void __launch_bounds__(kThreads)
             leftover = scale2_leftover(p, io.prev[0], io.prev[1]);
         for (int e = tid; e < kTileH * IW; e += kThreads) {
             const int r = e / IW, c = e - r * IW;
-            s_v[r][c] = one_column && j0 - R + c != 0 ? leftover
-                                                      : vif_vertical<S>(&s_x[r][c], &s_y[r][c], IW, vp, vq);
+            if constexpr (S == 0 && sizeof(In) == 1)
+                s_v[r][c] = vif_vertical<S, uint32_t>(&s_x[r][c], &s_y[r][c], IW, vp, vq);
+            else
+                s_v[r][c] = one_column && j0 - R + c != 0
+                                ? leftover
+                                : vif_vertical<S>(&s_x[r][c], &s_y[r][c], IW, vp, vq);
         }
     }
     // Vertical low-pass of scale S + 1 at the even rows 2r: taps from tile
@@ -159,8 +186,13 @@ __global__ void __launch_bounds__(kThreads)
     if (stats) {
         for (int e = tid; e < kTileH * kTileW; e += kThreads) {
             const int r = e / kTileW, c = e - r * kTileW;
-            if (i0 + r < h && j0 + c < w)
-                vif_pixel(vif_horizontal<S>(&s_v[r][c]), p.egl, table, part);
+            if (i0 + r < h && j0 + c < w) {
+                VifVert win[2 * R + 1];
+                VIF_UNROLL
+                for (int k = 0; k <= 2 * R; k++)
+                    win[k] = load_vert(&s_v[r][c + k]);
+                vif_pixel(vif_horizontal<S>(win), p.egl, table, part);
+            }
         }
     }
     // Horizontal low-pass at the even columns: scale S + 1 at (y, x) is the

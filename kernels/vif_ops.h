@@ -142,24 +142,44 @@ struct VifSums {
 };
 
 /// One vertical output, rounded as libvmaf stores it (tmp.mu1 .. tmp.ref_dis).
-struct VifVert {
+/// 16-byte aligned so that the GPU's horizontal stage reads one in a single
+/// 16-byte shared-memory load (four 4-byte loads with a 16-byte stride across
+/// the warp would each conflict four ways).
+struct alignas(16) VifVert {
     uint16_t mu1, mu2; ///< < 65536 for every scale and bit depth
     uint32_t xx, yy, xy;
 };
 
 /// One tap of the vertical stage: f * x and f * y into the means, (f x) x,
 /// (f y) y and (f x) y into the second moments (f x is libvmaf's uint32
-/// img_coeff).
-VMAFHIP_HD void vif_vertical_tap(uint32_t &mu1, uint32_t &mu2, uint64_t &xx, uint64_t &yy,
-                                 uint64_t &xy, uint32_t f, uint32_t x, uint32_t y)
+/// img_coeff). Acc, the type of the second-moment sums, is uint64_t as in
+/// libvmaf; uint32_t gives the same sums where they cannot reach 2^32
+/// (VIF_NARROW_SUMS_8BIT).
+template <typename Acc>
+VMAFHIP_HD void vif_vertical_tap(uint32_t &mu1, uint32_t &mu2, Acc &xx, Acc &yy, Acc &xy,
+                                 uint32_t f, uint32_t x, uint32_t y)
 {
     const uint32_t fx = f * x, fy = f * y;
     mu1 += fx;
     mu2 += fy;
-    xx += static_cast<uint64_t>(fx) * x;
-    yy += static_cast<uint64_t>(fy) * y;
-    xy += static_cast<uint64_t>(fx) * y;
+    xx += static_cast<Acc>(fx) * x;
+    yy += static_cast<Acc>(fy) * y;
+    xy += static_cast<Acc>(fx) * y;
 }
+
+/// Sum of the taps of the filter of scale s (65536 for every s).
+constexpr uint32_t vif_tap_sum(int s)
+{
+    uint32_t a = 0;
+    for (int d = -vif_half(s); d <= vif_half(s); d++)
+        a += vif_tap(s, d < 0 ? -d : d);
+    return a;
+}
+
+/// The vertical second moments of 8-bit samples at scale 0 fit in uint32:
+/// every sum is at most (sum of the taps) * 255 * 255 < 2^32.
+constexpr bool VIF_NARROW_SUMS_8BIT = static_cast<uint64_t>(vif_tap_sum(0)) * 255 * 255 <= 0xFFFFFFFFull;
+static_assert(VIF_NARROW_SUMS_8BIT, "uint32 vertical sums of 8-bit samples at scale 0");
 
 /// The vertical sums rounded as libvmaf stores them (vp, vq from
 /// vif_vp_shift / vif_vq_shift).
@@ -178,17 +198,18 @@ VMAFHIP_HD VifVert vif_vertical_round(const VifSums &a, int vp, int vq)
 /**
  * Vertical stage of scale S at one column: taps over x[k * step], y[k * step]
  * for k = 0 .. 2 * half (the caller has mirrored the rows), then rounded.
+ * Acc as in vif_vertical_tap.
  */
-template <int S, typename T>
+template <int S, typename Acc = uint64_t, typename T>
 VMAFHIP_HD VifVert vif_vertical(const T *x, const T *y, ptrdiff_t step, int vp, int vq)
 {
     constexpr int R = vif_half(S);
-    VifSums a = {0, 0, 0, 0, 0};
+    uint32_t mu1 = 0, mu2 = 0;
+    Acc xx = 0, yy = 0, xy = 0;
     VIF_UNROLL
     for (int k = 0; k <= 2 * R; k++)
-        vif_vertical_tap(a.mu1, a.mu2, a.xx, a.yy, a.xy, vif_tap_at<S>(k), x[k * step],
-                         y[k * step]);
-    return vif_vertical_round(a, vp, vq);
+        vif_vertical_tap(mu1, mu2, xx, yy, xy, vif_tap_at<S>(k), x[k * step], y[k * step]);
+    return vif_vertical_round(VifSums{mu1, mu2, xx, yy, xy}, vp, vq);
 }
 
 /// Horizontal stage of scale S: taps over v[0 .. 2 * half] (mirrored columns).
