@@ -3,6 +3,7 @@
 
 #include "base/thread_pool.h"
 #include "extractors/psnr.h"
+#include "kernels/psnr_ops.h"
 
 namespace vmafhip {
 
@@ -15,10 +16,8 @@ template <typename T> uint64_t plane_sse(const PlaneView &ref, const PlaneView &
         for (int y = y0; y < y1; y++) {
             const T *r = ref.row<T>(y), *d = dis.row<T>(y);
             uint64_t sum = 0;
-            for (int x = 0; x < ref.w; x++) {
-                const int64_t e = static_cast<int64_t>(r[x]) - d[x];
-                sum += static_cast<uint64_t>(e * e);
-            }
+            for (int x = 0; x < ref.w; x++)
+                sum += psnr_sq_diff(r[x], d[x]);
             rows[y] = sum;
         }
     });

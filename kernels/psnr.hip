@@ -2,6 +2,7 @@
 // Integer sums are associative, so any reduction order gives libvmaf's exact
 // value: 64-bit per-thread partials, a block reduction, one atomic per block.
 #include "kernels/psnr.h"
+#include "kernels/psnr_ops.h"
 
 #include "kernels/device/atomic.h"
 #include "kernels/device/block.h"
@@ -19,11 +20,8 @@ template <typename T> __device__ __forceinline__ long long sse16(uint4 a, uint4 
     const T *y = reinterpret_cast<const T *>(&b);
     long long acc = 0;
 #pragma unroll
-    for (int k = 0; k < static_cast<int>(16 / sizeof(T)); k++) {
-        const int e = static_cast<int>(x[k]) - static_cast<int>(y[k]);
-        // 65535^2 fits in unsigned 32 bits; the sum is 64-bit.
-        acc += static_cast<long long>(static_cast<unsigned>(e * e));
-    }
+    for (int k = 0; k < static_cast<int>(16 / sizeof(T)); k++)
+        acc += psnr_sq_diff(x[k], y[k]);
     return acc;
 }
 
@@ -45,10 +43,8 @@ __global__ void __launch_bounds__(kThreads) sse_kernel(GpuFrame f, unsigned long
         acc += sse16<T>(rv[i], dv[i]);
     const T *ref = reinterpret_cast<const T *>(f.ref[p].data);
     const T *dis = reinterpret_cast<const T *>(f.dis[p].data);
-    for (long long i = vectors * static_cast<long long>(16 / sizeof(T)) + first; i < n; i += stride) {
-        const int e = static_cast<int>(ref[i]) - static_cast<int>(dis[i]);
-        acc += static_cast<long long>(static_cast<unsigned>(e * e));
-    }
+    for (long long i = vectors * static_cast<long long>(16 / sizeof(T)) + first; i < n; i += stride)
+        acc += psnr_sq_diff(ref[i], dis[i]);
     acc = gpu_block_sum(acc);
     if (threadIdx.x == 0 && acc)
         gpu_atomic_add_u64(&sse[p], static_cast<unsigned long long>(acc));

@@ -121,6 +121,7 @@ TEST(GpuStress, FormatsAndOddSizes)
         {33, 33, 8, VMAFHIP_CHROMA_420},   {35, 37, 10, VMAFHIP_CHROMA_420},
         {321, 241, 8, VMAFHIP_CHROMA_420}, {1921, 1081, 10, VMAFHIP_CHROMA_422},
         {97, 61, 12, VMAFHIP_CHROMA_444},  {127, 255, 8, VMAFHIP_CHROMA_420},
+        {64, 48, 16, VMAFHIP_CHROMA_420},
     };
     std::mt19937 rng(1234);
     for (const Case &c : cases) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/psnr_ops.h"
 #include "tests/common/context.h"
 #include "tests/common/fixtures.h"
 #include "vmafhip.h"
@@ -79,6 +80,16 @@ VmafHipSettings psnr_settings(const testfx::Fixture &f, const char *spec)
     s.models = nullptr;
     s.backend = VMAFHIP_BACKEND_CPU;
     return s;
+}
+
+// The largest 16-bit difference squares to 65535^2, past INT32_MAX: the
+// per-sample square must be unsigned (UBSan fails this test otherwise).
+TEST(Psnr, SquaredDifferenceOfExtremeSamples)
+{
+    EXPECT_EQ(vmafhip::psnr_sq_diff<uint16_t>(65535, 0), 4294836225u);
+    EXPECT_EQ(vmafhip::psnr_sq_diff<uint16_t>(0, 65535), 4294836225u);
+    EXPECT_EQ(vmafhip::psnr_sq_diff<uint16_t>(1, 2), 1u);
+    EXPECT_EQ(vmafhip::psnr_sq_diff<uint8_t>(0, 255), 65025u);
 }
 
 TEST(Psnr, MseAndApsnr)
