@@ -122,6 +122,14 @@ int gpu_select_device(int index, GpuDeviceInfo *info, std::string *err)
     info->total_mem = p.totalGlobalMem;
     info->sm_count = p.multiProcessorCount;
     info->warp_size = p.warpSize;
+    // The reductions handle the two widths GPUs have (kernels/device/warp.h);
+    // any other would sum wrongly, so refuse it.
+    if (p.warpSize != 32 && p.warpSize != 64) {
+        *err = strprintf("GPU %d (%s, %s) reports a warp size of %d: the kernels handle warps of "
+                         "32 or 64 lanes",
+                         index, info->name.c_str(), info->arch.c_str(), p.warpSize);
+        return -ENOTSUP;
+    }
     const hipError_t probe = gpu_probe_kernels();
     if (probe != hipSuccess) {
         (void)hipGetLastError();

@@ -98,7 +98,7 @@ template <int N> __device__ void block_sum_n(long long (&v)[N])
 {
     __shared__ long long partial[N][1024 / 32];
     const int tid = gpu_block_tid();
-    const int nwarps = (gpu_block_threads() + GPU_WARP_SIZE - 1) / GPU_WARP_SIZE;
+    const int nwarps = (gpu_block_threads() + gpu_warp_size() - 1) / gpu_warp_size();
 #pragma unroll
     for (int k = 0; k < N; k++)
         v[k] = gpu_warp_sum(v[k]);

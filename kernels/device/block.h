@@ -21,7 +21,7 @@ template <typename T> __device__ T gpu_block_sum(T v)
 {
     __shared__ T partial[1024 / 32];
     const int tid = gpu_block_tid();
-    const int nwarps = (gpu_block_threads() + GPU_WARP_SIZE - 1) / GPU_WARP_SIZE;
+    const int nwarps = (gpu_block_threads() + gpu_warp_size() - 1) / gpu_warp_size();
     v = gpu_warp_sum(v);
     if (gpu_lane_id(tid) == 0)
         partial[gpu_warp_id(tid)] = v;
@@ -39,7 +39,7 @@ __device__ __forceinline__ unsigned gpu_block_max(unsigned v)
 {
     __shared__ unsigned partial[1024 / 32];
     const int tid = gpu_block_tid();
-    const int nwarps = (gpu_block_threads() + GPU_WARP_SIZE - 1) / GPU_WARP_SIZE;
+    const int nwarps = (gpu_block_threads() + gpu_warp_size() - 1) / gpu_warp_size();
     v = gpu_warp_max(v);
     if (gpu_lane_id(tid) == 0)
         partial[gpu_warp_id(tid)] = v;

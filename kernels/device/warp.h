@@ -1,5 +1,5 @@
 // Warp (wavefront) helpers that work for 32- and 64-lane hardware alike.
-// Nothing here assumes a warp size: GPU_WARP_SIZE is the compiling
+// Nothing here assumes a warp size: gpu_warp_size() is the compiling
 // target's, GPU_MAX_WARP_SIZE bounds arrays.
 #pragma once
 
@@ -8,22 +8,45 @@
 // Upper bound of the warp size, for sizing shared arrays.
 #define GPU_MAX_WARP_SIZE 64
 
+// The warp size of the AMD target the device code is compiled for: 64
+// (CDNA) or 32 (RDNA). clang before 17 states it as __AMDGCN_WAVEFRONT_SIZE,
+// later clang deprecates that macro for the builtin. Neither: refuse to
+// build rather than guess (a wrong width makes every warp sum count lanes
+// twice or miss half of them).
+#if defined(__HIP_DEVICE_COMPILE__) && !defined(__CUDA_ARCH__)
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_amdgcn_wavefrontsize)
+#define GPU_AMD_WAVE_SIZE __builtin_amdgcn_wavefrontsize()
+#endif
+#endif
+#if !defined(GPU_AMD_WAVE_SIZE) && defined(__AMDGCN_WAVEFRONT_SIZE)
+#define GPU_AMD_WAVE_SIZE __AMDGCN_WAVEFRONT_SIZE
+#endif
+#if !defined(GPU_AMD_WAVE_SIZE)
+#error "unknown wavefront size of this AMD target: neither __builtin_amdgcn_wavefrontsize nor __AMDGCN_WAVEFRONT_SIZE"
+#endif
+#endif
+
+__device__ __forceinline__ int gpu_warp_size()
+{
 #if defined(__CUDA_ARCH__)
-#define GPU_WARP_SIZE 32
-#elif defined(__AMDGCN_WAVEFRONT_SIZE)
-#define GPU_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE // 64 on CDNA (gfx9), 32 on RDNA
+    return 32;
+#elif defined(GPU_AMD_WAVE_SIZE)
+    return GPU_AMD_WAVE_SIZE;
 #else
-#define GPU_WARP_SIZE 64 // host pass of HIP: never used for device logic
-#endif // warp size
+    return GPU_MAX_WARP_SIZE; // host pass: device logic never runs there
+#endif
+}
 
 // Full-warp exchange; CUDA needs the *_sync form (the plain one is gone on
-// sm_70+), HIP 5.x has only the plain one (the whole wavefront takes part).
+// sm_70+), HIP 5.x has only the plain one (the whole wavefront takes part;
+// the width is passed so that HIP's own warpSize default plays no part).
 template <typename T> __device__ __forceinline__ T gpu_shfl_xor(T v, int mask)
 {
 #if defined(GPU_PLATFORM_NVIDIA)
     return __shfl_xor_sync(0xffffffffu, v, mask);
 #else
-    return __shfl_xor(v, mask);
+    return __shfl_xor(v, mask, gpu_warp_size());
 #endif // defined(GPU_PLATFORM_NVIDIA)
 }
 
@@ -41,8 +64,8 @@ __device__ __forceinline__ double gpu_shfl_xor_f64(double v, int mask)
     return gpu_shfl_xor(v, mask);
 }
 
-__device__ __forceinline__ int gpu_lane_id(int linear_tid) { return linear_tid & (GPU_WARP_SIZE - 1); }
-__device__ __forceinline__ int gpu_warp_id(int linear_tid) { return linear_tid / GPU_WARP_SIZE; }
+__device__ __forceinline__ int gpu_lane_id(int linear_tid) { return linear_tid & (gpu_warp_size() - 1); }
+__device__ __forceinline__ int gpu_warp_id(int linear_tid) { return linear_tid / gpu_warp_size(); }
 
 // Butterfly sum over the warp: every lane gets the total. Integer sums are
 // exact in any order; for doubles the order is fixed by the lane pattern, so
@@ -50,7 +73,7 @@ __device__ __forceinline__ int gpu_warp_id(int linear_tid) { return linear_tid /
 __device__ __forceinline__ long long gpu_warp_sum(long long v)
 {
 #pragma unroll
-    for (int off = GPU_WARP_SIZE / 2; off > 0; off >>= 1)
+    for (int off = gpu_warp_size() / 2; off > 0; off >>= 1)
         v += gpu_shfl_xor_i64(v, off);
     return v;
 }
@@ -58,7 +81,7 @@ __device__ __forceinline__ long long gpu_warp_sum(long long v)
 __device__ __forceinline__ double gpu_warp_sum(double v)
 {
 #pragma unroll
-    for (int off = GPU_WARP_SIZE / 2; off > 0; off >>= 1)
+    for (int off = gpu_warp_size() / 2; off > 0; off >>= 1)
         v += gpu_shfl_xor_f64(v, off);
     return v;
 }
@@ -66,7 +89,7 @@ __device__ __forceinline__ double gpu_warp_sum(double v)
 __device__ __forceinline__ unsigned gpu_warp_max(unsigned v)
 {
 #pragma unroll
-    for (int off = GPU_WARP_SIZE / 2; off > 0; off >>= 1) {
+    for (int off = gpu_warp_size() / 2; off > 0; off >>= 1) {
         const unsigned o = gpu_shfl_xor(v, off);
         v = o > v ? o : v;
     }
