@@ -1,9 +1,10 @@
 #include "tests/common/json.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include <nlohmann/json.hpp>
 
 namespace testjson {
 
@@ -25,144 +26,54 @@ const Value &Value::operator[](const std::string &key) const
 
 namespace {
 
-struct Parser {
-    const std::string &s;
-    size_t i = 0;
-
-    [[noreturn]] void fail(const char *what)
-    {
-        throw std::runtime_error(std::string("JSON: ") + what + " at offset " + std::to_string(i));
-    }
-    void ws()
-    {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
-            i++;
-    }
-    bool lit(const char *w)
-    {
-        size_t n = std::char_traits<char>::length(w);
-        if (s.compare(i, n, w) == 0) {
-            i += n;
-            return true;
-        }
-        return false;
-    }
-    std::string string()
-    {
-        if (s[i] != '"')
-            fail("expected string");
-        i++;
-        std::string out;
-        while (i < s.size() && s[i] != '"') {
-            if (s[i] == '\\') {
-                i++;
-                if (i >= s.size())
-                    fail("bad escape");
-                char c = s[i];
-                out += c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
-            } else {
-                out += s[i];
-            }
-            i++;
-        }
-        if (i >= s.size())
-            fail("unterminated string");
-        i++;
-        return out;
-    }
-    Value value()
-    {
-        ws();
-        if (i >= s.size())
-            fail("unexpected end");
-        Value v;
-        char c = s[i];
-        if (c == '{') {
-            v.type = Value::Object;
-            i++;
-            ws();
-            if (s[i] == '}') {
-                i++;
-                return v;
-            }
-            for (;;) {
-                ws();
-                std::string k = string();
-                ws();
-                if (s[i++] != ':')
-                    fail("expected ':'");
-                v.obj.emplace_back(k, value());
-                ws();
-                if (s[i] == ',') {
-                    i++;
-                    continue;
-                }
-                if (s[i] == '}') {
-                    i++;
-                    return v;
-                }
-                fail("expected ',' or '}'");
-            }
-        }
-        if (c == '[') {
-            v.type = Value::Array;
-            i++;
-            ws();
-            if (s[i] == ']') {
-                i++;
-                return v;
-            }
-            for (;;) {
-                v.arr.push_back(value());
-                ws();
-                if (s[i] == ',') {
-                    i++;
-                    continue;
-                }
-                if (s[i] == ']') {
-                    i++;
-                    return v;
-                }
-                fail("expected ',' or ']'");
-            }
-        }
-        if (c == '"') {
-            v.type = Value::String;
-            v.str = string();
-            return v;
-        }
-        if (lit("null"))
-            return v;
-        if (lit("true")) {
-            v.type = Value::Bool;
-            v.b = true;
-            return v;
-        }
-        if (lit("false")) {
-            v.type = Value::Bool;
-            return v;
-        }
-        const char *start = s.c_str() + i;
-        char *end = nullptr;
-        v.num = std::strtod(start, &end);
-        if (end == start)
-            fail("bad value");
+// nlohmann's ordered_json keeps the key order of the text, which the tests
+// compare against libvmaf's logs.
+Value convert(const nlohmann::ordered_json &j)
+{
+    Value v;
+    switch (j.type()) {
+    case nlohmann::ordered_json::value_t::null:
+        v.type = Value::Null;
+        break;
+    case nlohmann::ordered_json::value_t::boolean:
+        v.type = Value::Bool;
+        v.b = j.get<bool>();
+        break;
+    case nlohmann::ordered_json::value_t::number_integer:
+    case nlohmann::ordered_json::value_t::number_unsigned:
+    case nlohmann::ordered_json::value_t::number_float:
         v.type = Value::Number;
-        i += static_cast<size_t>(end - start);
-        return v;
+        v.num = j.get<double>();
+        break;
+    case nlohmann::ordered_json::value_t::string:
+        v.type = Value::String;
+        v.str = j.get<std::string>();
+        break;
+    case nlohmann::ordered_json::value_t::array:
+        v.type = Value::Array;
+        for (const auto &e : j)
+            v.arr.push_back(convert(e));
+        break;
+    case nlohmann::ordered_json::value_t::object:
+        v.type = Value::Object;
+        for (const auto &kv : j.items())
+            v.obj.emplace_back(kv.key(), convert(kv.value()));
+        break;
+    default:
+        throw std::runtime_error("JSON: binary values are not JSON text");
     }
-};
+    return v;
+}
 
 } // namespace
 
 Value parse(const std::string &text)
 {
-    Parser p{text};
-    Value v = p.value();
-    p.ws();
-    if (p.i != text.size())
-        p.fail("trailing characters");
-    return v;
+    try {
+        return convert(nlohmann::ordered_json::parse(text));
+    } catch (const nlohmann::ordered_json::exception &e) {
+        throw std::runtime_error(std::string("JSON: ") + e.what());
+    }
 }
 
 Value parse_file(const std::string &path)
@@ -170,7 +81,7 @@ Value parse_file(const std::string &path)
     std::ifstream f(path, std::ios::binary);
     if (!f)
         throw std::runtime_error("cannot open " + path);
-    std::stringstream ss;
+    std::ostringstream ss;
     ss << f.rdbuf();
     return parse(ss.str());
 }

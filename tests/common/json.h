@@ -1,4 +1,5 @@
-// A small JSON reader for test goldens and the logs vmafhip writes.
+// JSON for the tests (goldens, the logs vmafhip writes), read with nlohmann
+// json and handed to the tests as a plain tree.
 // Numbers keep full double precision; null is kept as its own type.
 #pragma once
 
