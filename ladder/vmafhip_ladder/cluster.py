@@ -77,7 +77,8 @@ def worker_specs(workers, gpus):
 
 def local_cluster(workers, gpus):
     """Start a local cluster (worker processes, so a crashing ffmpeg or worker is contained)."""
-    scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard_address": None,
+    # The scheduler always serves HTTP (health checks); any free port, no dashboard.
+    scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard_address": ":0",
                                                "dashboard": False}}
     return SpecCluster(workers=worker_specs(workers, gpus), scheduler=scheduler,
                        silence_logs=logging.ERROR, name="vmafhip-ladder")
