@@ -9,8 +9,9 @@ from .tools import locate, run
 
 
 def command(ffmpeg, source, encode, output):
+    scale = f"scale={encode.width}:{encode.height}:flags={encode.scale_flags}"
     return [ffmpeg, "-nostdin", "-y", "-v", "error", *source.input_args(), "-i", source.path,
-            "-vf", f"scale={encode.width}:{encode.height}:flags={encode.scale_flags}", *encode.args, output]
+            "-vf", scale, *encode.args, output]
 
 
 @reporting_failures

@@ -1,5 +1,7 @@
 """The two kinds of expected failure: a bad plan or command line, and one rendition failing."""
 
+import functools
+
 
 class PlanError(Exception):
     """The plan or the command line is wrong; the message says what, where, and what is accepted."""
@@ -28,11 +30,10 @@ def reporting_failures(task):
     Dask retries tasks that raise; a bad file or an ffmpeg error would fail the same way again,
     so those come back as results. Anything else (a bug, a lost worker) still raises and is retried.
     """
+    @functools.wraps(task)
     def wrapper(*args, **kwargs):
         try:
             return task(*args, **kwargs)
         except RenditionFailed as e:
             return failure(e.message, e.detail)
-    wrapper.__name__ = task.__name__
-    wrapper.__doc__ = task.__doc__
     return wrapper

@@ -180,10 +180,9 @@ class _Checker:
             if arg in FILTER_OPTIONS:
                 self.fail(f"{where}.ffmpeg_args[{i}]", f"{arg} is not accepted: the tool scales with "
                                                        "-vf scale=WIDTH:HEIGHT from 'size' itself")
-        output = self.string(entry.get("output", f"{name}.mkv"), f"{where}.output")
-        if os.path.basename(output) != output or output.startswith("."):
-            self.fail(f"{where}.output", f"{output!r} is not accepted: a plain file name "
-                                         "(it is written in the title's results folder)")
+        output = self.string(entry.get("output", f"{name}.mkv"), f"{where}.output", NAME_RE,
+                             f"a plain file name of {NAME_RULE} (it is written in the title's "
+                             "results folder)")
         if output.lower().endswith(RAW_SUFFIXES):
             self.fail(f"{where}.output", f"{output!r} is not accepted: a raw file has no header "
                                          "to say its size; use .y4m, .mkv, .mp4, ...")

@@ -20,7 +20,9 @@ class Progress:
 
     def draw(self):
         filled = self.WIDTH * self.done // self.total if self.total else self.WIDTH
-        failed = f", {self.failed} failed" if self.failed else ""
+        failed = ""
+        if self.failed:
+            failed = f", {self.failed} rendition{'s' if self.failed > 1 else ''} failed"
         self.stream.write(f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] "
                           f"{self.done}/{self.total} tasks{failed}{self.end}")
         self.stream.flush()

@@ -2,7 +2,7 @@
 
 import os
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from distributed import as_completed
 
@@ -21,7 +21,7 @@ RETRIES = 2
 
 @dataclass
 class Report:
-    results: dict = field(default_factory=dict)   # (title, rendition) -> score task result
+    results: dict   # (title, rendition) -> score task result
 
     def failures(self):
         return [(key, r) for key, r in self.results.items() if not r["ok"]]
@@ -38,10 +38,13 @@ def _key(kind, title, rendition):
 
 
 def _outcome(future):
-    """The task's result, or a failure for a task that raised or whose workers kept dying."""
+    """The task's result, or a failure for a task that raised, whose workers kept dying (the
+    scheduler's KilledWorker) or that was cancelled."""
     if future.status == "error":
         exc = future.exception()
         return failure(f"task error: {type(exc).__name__}: {exc}")
+    if future.status != "finished":
+        return failure(f"task {future.status}")
     return future.result()
 
 
@@ -74,18 +77,26 @@ def write_title(plan, title, report):
     rows = [summary.row(name, result) for name, result in results]
     summary.write(folder, title.name, rows)
     ok = [row for row in rows if row["status"] == "ok"]
+    curve, frames = os.path.join(folder, "rate_quality.png"), os.path.join(folder, "vmaf_frames.png")
     if ok:
-        plots.rate_quality(os.path.join(folder, "rate_quality.png"), title.name, ok)
-        plots.vmaf_over_time(os.path.join(folder, "vmaf_frames.png"), title.name,
+        plots.rate_quality(curve, title.name, ok)
+        plots.vmaf_over_time(frames, title.name,
                              {name: r["vmaf_frames"] for name, r in results if r["ok"]})
+    else:
+        # Plots of an earlier run would contradict this run's summary.
+        for path in (curve, frames):
+            if os.path.exists(path):
+                os.remove(path)
 
 
 def run(plan, client, ffmpeg, progress_stream=None):
     """Score the whole plan; every rendition ends up scored, reused or failed (see Report)."""
     futures, scoring = submit(plan, client, ffmpeg)
     progress = Progress(len(futures), progress_stream)
+    score_keys = {future.key for future in scoring.values()}
     for future in as_completed(futures):
-        progress.step(failed=not _outcome(future)["ok"])
+        # A failed encode fails its score task too: count renditions, not tasks.
+        progress.step(failed=future.key in score_keys and not _outcome(future)["ok"])
     progress.close()
     report = Report({key: _outcome(future) for key, future in scoring.items()})
     for title in plan.titles:

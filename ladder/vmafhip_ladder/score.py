@@ -52,7 +52,7 @@ def score_task(title, rendition, log_path, model, scale_flags, ffmpeg, encoded=N
     template = filter_graph("W", "H", "PIX_FMT", scale_flags, model, log_name, "")
     recipe = command("ffmpeg", dis, source, template)
     inputs = {"source": identity(source.path), "rendition": identity(dis.path)}
-    work = manifest.key(tool=__version__, inputs=inputs, command=recipe)
+    work = manifest.key(tool=__version__, inputs=inputs, command=recipe, size=rendition.size)
     done = manifest.check(log_path, work)
     if done is not None:
         try:

@@ -135,6 +135,13 @@ class Ladder(TempDirTestCase):
         _, (_, fourth) = self.run_ladder()
         self.assertEqual(fourth.counts(), {"scored": 1, "reused": 3, "failed": 0})
 
+        # A size the plan now expects is checked again, not taken from the earlier run.
+        doc = ladder_plan(out)
+        doc["titles"][0]["renditions"][0]["size"] = "640x360"
+        _, (_, fifth) = self.run_ladder(doc)
+        self.assertEqual(fifth.counts(), {"scored": 0, "reused": 3, "failed": 1})
+        self.assertIn("size mismatch", fifth.results[("natural1", "same")]["error"])
+
     def test_failures_are_reported_and_the_rest_finishes(self):
         out = os.path.join(self.tmp, "out")
         garbage = os.path.join(self.tmp, "garbage.y4m")
@@ -218,7 +225,7 @@ class CommandLineRun(TempDirTestCase):
         self.assertEqual(proc.returncode, 1, proc.stderr)
         self.assertNotIn("Traceback", proc.stderr)
         self.assertIn("local cluster: 2 workers, CPU backend", proc.stderr)
-        self.assertIn("[##############################] 3/3 tasks, 1 failed", proc.stderr)
+        self.assertIn("[##############################] 3/3 tasks, 1 rendition failed", proc.stderr)
         self.assertIn(f"FAILED natural1/missing: rendition not found: {self.tmp}/none.mkv", proc.stderr)
         self.assertIn("2 renditions: 1 scored, 0 already done, 1 failed", proc.stderr)
         rows = by_name(read_json(os.path.join(out, "natural1", "summary.json")))

@@ -101,6 +101,7 @@ class BadPlans(TempDirTestCase):
         self.assertPlanError(self.rendition(0, ffmpeg_args=[["-c:v"]]),
                              "ffmpeg_args[0]: expected a string or number, got a list")
         self.assertPlanError(self.rendition(0, output="../x.mkv"), "renditions[0].output", "plain file")
+        self.assertPlanError(self.rendition(0, output="a:b.mkv"), "'a:b.mkv' is not accepted")
         self.assertPlanError(self.rendition(0, output="enc.json"), "tool's own results")
         self.assertPlanError(self.rendition(0, output="enc.yuv"), "raw file has no header")
         self.assertPlanError(self.rendition(1, framerate="fast"), "renditions[1].framerate",
