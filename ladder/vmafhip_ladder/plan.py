@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import yaml
 
+from . import summary
 from .errors import PlanError
 from .media import RAW_SUFFIXES, Video
 
@@ -27,7 +28,7 @@ FLAGS_RE = re.compile(r"^[a-z_]+(\+[a-z_]+)*$")
 DEFAULT_SCALE_FLAGS = "bicubic+accurate_rnd+full_chroma_int"
 # The tool adds the scaling filter itself; a second -vf would silently replace it.
 FILTER_OPTIONS = ("-vf", "-filter:v", "-filter", "-filter_complex", "-lavfi", "-filter_script")
-# Names the tool itself writes in a title's results folder.
+# Names the tool itself writes in a title's results folder (besides RENDITION.json).
 RESERVED_SUFFIXES = (".json", ".done", ".csv", ".png")
 
 NAME_RULE = "letters, digits, '.', '_' and '-', starting with a letter or digit"
@@ -100,9 +101,10 @@ class _Checker:
             self.fail(where, f"{value!r} is not accepted: use {rule}")
         return value
 
-    def list(self, value, where, what):
-        if not isinstance(value, list) or not value:
-            self.fail(where, f"expected a non-empty list of {what}, got {_kind(value)}")
+    def list(self, value, where, what, empty_ok=False):
+        if not isinstance(value, list) or not (value or empty_ok):
+            self.fail(where, f"expected a {'' if empty_ok else 'non-empty '}list of {what}, "
+                             f"got {_kind(value)}")
         return value
 
     def size(self, value, where):
@@ -157,6 +159,8 @@ class _Checker:
     def rendition(self, value, where, source, title_dir, scale_flags):
         entry = self.mapping(value, where, RENDITION_KEYS, required=("name",))
         name = self.string(entry["name"], f"{where}.name", NAME_RE, NAME_RULE)
+        if name == summary.BASENAME:
+            self.fail(f"{where}.name", f"{name!r} is not accepted: {name}.json is the title's summary")
         encodes = "ffmpeg_args" in entry
         if encodes == ("path" in entry):
             self.fail(where, "give either 'path' (an existing file) or 'size' and 'ffmpeg_args' "
@@ -173,7 +177,8 @@ class _Checker:
         if extra:
             self.fail(where, f"{', '.join(extra)} do not apply to an encoded rendition "
                              "(its size is 'size'; pixel format and rate come from ffmpeg_args)")
-        args = self.list(entry["ffmpeg_args"], f"{where}.ffmpeg_args", "ffmpeg arguments")
+        args = self.list(entry["ffmpeg_args"], f"{where}.ffmpeg_args", "ffmpeg arguments",
+                         empty_ok=True)
         for i, arg in enumerate(args):
             if isinstance(arg, bool) or not isinstance(arg, (str, int, float)):
                 self.fail(f"{where}.ffmpeg_args[{i}]", f"expected a string or number, got {_kind(arg)}")

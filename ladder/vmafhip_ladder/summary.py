@@ -2,8 +2,11 @@
 
 import csv
 import io
+import os
 
 from . import atomic
+
+BASENAME = "summary"   # summary.json, summary.csv
 
 COLUMNS = ("rendition", "size", "frames", "bitrate_kbps", "vmaf_mean", "vmaf_harmonic_mean",
            "vmaf_1pct_low", "psnr_y_mean", "float_ssim_mean", "status", "error")
@@ -21,10 +24,10 @@ def row(name, result):
 
 def write(folder, title, rows):
     """summary.json and summary.csv in `folder`, renditions in plan order."""
-    atomic.write_json(f"{folder}/summary.json", {"title": title, "columns": list(COLUMNS),
-                                                 "renditions": rows})
+    base = os.path.join(folder, BASENAME)
+    atomic.write_json(f"{base}.json", {"title": title, "columns": list(COLUMNS), "renditions": rows})
     text = io.StringIO()
     writer = csv.DictWriter(text, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in rows)
-    atomic.write_bytes(f"{folder}/summary.csv", text.getvalue().encode())
+    atomic.write_bytes(f"{base}.csv", text.getvalue().encode())

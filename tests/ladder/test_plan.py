@@ -96,8 +96,11 @@ class BadPlans(TempDirTestCase):
         self.assertPlanError(self.rendition(0, path="x.mkv"), "renditions[0]: give either", "not both")
         self.assertPlanError(self.rendition(2, sise="1x1"), "renditions[2]: unknown key sise")
         self.assertPlanError(self.rendition(1, name="enc"), "renditions[1].name: 'enc' is used twice")
+        self.assertPlanError(self.rendition(1, name="summary"), "renditions[1].name: 'summary' is not")
         self.assertPlanError(self.rendition(0, ffmpeg_args=["-vf", "crop=1:1"]),
                              "renditions[0].ffmpeg_args[0]: -vf is not accepted")
+        self.assertPlanError(self.rendition(0, ffmpeg_args="-c:v libx264"),
+                             "renditions[0].ffmpeg_args: expected a list of ffmpeg arguments")
         self.assertPlanError(self.rendition(0, ffmpeg_args=[["-c:v"]]),
                              "ffmpeg_args[0]: expected a string or number, got a list")
         self.assertPlanError(self.rendition(0, output="../x.mkv"), "renditions[0].output", "plain file")
