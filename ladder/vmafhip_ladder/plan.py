@@ -1,0 +1,272 @@
+"""Reading and checking a ladder plan (YAML or JSON).
+
+Every problem is reported as a PlanError naming the plan file, the place in it
+(`titles[0].renditions[2].size`), what was wrong and what is accepted; nothing is run before the
+whole plan is known to be well formed.
+"""
+
+import json
+import os
+import re
+from dataclasses import dataclass
+
+import yaml
+
+from . import summary
+from .errors import PlanError
+from .media import RAW_SUFFIXES, Video
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+SIZE_RE = re.compile(r"^([1-9][0-9]*)x([1-9][0-9]*)$")
+RATE_RE = re.compile(r"^[1-9][0-9]*(/[1-9][0-9]*)?$|^[0-9]+\.[0-9]+$")
+PIX_FMT_RE = re.compile(r"^[a-z0-9_]+$")
+MODEL_RE = re.compile(r"^[A-Za-z0-9_.]+$")
+FLAGS_RE = re.compile(r"^[a-z_]+(\+[a-z_]+)*$")
+# Bicubic as for VMAF; accurate rounding and full chroma interpolation make swscale's output the
+# same on every CPU (its fast paths differ between SIMD flavours), so any worker gives the same
+# scores. Some FFmpeg 8.1 builds without x86 assembly also scale wrongly without accurate_rnd.
+DEFAULT_SCALE_FLAGS = "bicubic+accurate_rnd+full_chroma_int"
+# The tool adds the scaling filter itself; a second -vf would silently replace it.
+FILTER_OPTIONS = ("-vf", "-filter:v", "-filter", "-filter_complex", "-lavfi", "-filter_script")
+# Names the tool itself writes in a title's results folder (besides RENDITION.json).
+RESERVED_SUFFIXES = (".json", ".done", ".csv", ".png")
+
+NAME_RULE = "letters, digits, '.', '_' and '-', starting with a letter or digit"
+TOP_KEYS = {"titles", "output", "model", "scale_flags"}
+TITLE_KEYS = {"name", "source", "renditions"}
+RAW_KEYS = {"width", "height", "pix_fmt", "framerate"}
+RENDITION_KEYS = {"name", "path", "size", "ffmpeg_args", "output"} | RAW_KEYS
+
+
+@dataclass(frozen=True)
+class Encode:
+    """How to make a rendition: scale the source to `width`x`height` and encode with `args`."""
+    width: int
+    height: int
+    scale_flags: str
+    args: tuple
+
+
+@dataclass(frozen=True)
+class Rendition:
+    name: str
+    video: Video            # the file scored: an existing one, or the encode's output
+    size: tuple | None      # (width, height) the file must have, when the plan says
+    encode: Encode | None
+
+
+@dataclass(frozen=True)
+class Title:
+    name: str
+    source: Video
+    renditions: tuple
+
+
+@dataclass(frozen=True)
+class Plan:
+    path: str
+    output: str             # results folder, absolute
+    model: str
+    scale_flags: str        # swscale flags for every scaling, down (encode) and up (score)
+    titles: tuple
+
+
+class _Checker:
+    """Walks the parsed document and turns it into a Plan, or raises PlanError."""
+
+    def __init__(self, path):
+        self.path = path
+        self.base = os.path.dirname(os.path.abspath(path))
+
+    def fail(self, where, what):
+        raise PlanError(f"{self.path}: {where}: {what}")
+
+    def mapping(self, value, where, allowed, required=()):
+        if not isinstance(value, dict):
+            self.fail(where, f"expected a mapping with keys {', '.join(sorted(allowed))}, "
+                             f"got {_kind(value)}")
+        unknown = sorted(str(k) for k in value if k not in allowed)
+        if unknown:
+            self.fail(where, f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+                             f"accepted: {', '.join(sorted(allowed))}")
+        for key in required:
+            if key not in value:
+                self.fail(where, f"missing key '{key}'")
+        return value
+
+    def string(self, value, where, pattern=None, rule=None):
+        if not isinstance(value, str) or not value:
+            self.fail(where, f"expected a non-empty string, got {_kind(value)}")
+        if pattern is not None and not pattern.match(value):
+            self.fail(where, f"{value!r} is not accepted: use {rule}")
+        return value
+
+    def list(self, value, where, what, empty_ok=False):
+        if not isinstance(value, list) or not (value or empty_ok):
+            self.fail(where, f"expected a {'' if empty_ok else 'non-empty '}list of {what}, "
+                             f"got {_kind(value)}")
+        return value
+
+    def size(self, value, where):
+        text = self.string(value, where)
+        m = SIZE_RE.match(text)
+        if not m:
+            self.fail(where, f"expected WIDTHxHEIGHT like 640x360, got {text!r}")
+        return int(m.group(1)), int(m.group(2))
+
+    def positive_int(self, value, where):
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            self.fail(where, f"expected a positive integer, got {value!r}")
+        return value
+
+    def file(self, value, where):
+        path = os.path.expanduser(self.string(value, where))
+        return os.path.normpath(os.path.join(self.base, path))
+
+    def video(self, entry, where, default_raw=None):
+        """An input file; raw .yuv needs width, height, pix_fmt, framerate (defaults: the source's)."""
+        path = self.file(entry["path"], f"{where}.path")
+        given = {k: entry[k] for k in RAW_KEYS if k in entry}
+        if not path.lower().endswith(RAW_SUFFIXES):
+            if given:
+                self.fail(where, f"{', '.join(sorted(given))} only apply to raw video "
+                                 f"({', '.join(RAW_SUFFIXES)} files); other files describe themselves")
+            return Video(path)
+        raw = dict(default_raw or {})
+        for key in ("width", "height"):
+            if key in given:
+                raw[key] = self.positive_int(given[key], f"{where}.{key}")
+        if "pix_fmt" in given:
+            raw["pix_fmt"] = self.string(given["pix_fmt"], f"{where}.pix_fmt", PIX_FMT_RE,
+                                         "an FFmpeg pixel format name like yuv420p or yuv420p10le")
+        if "framerate" in given:
+            rate = given["framerate"]
+            rate = str(rate) if isinstance(rate, (int, float)) and not isinstance(rate, bool) else rate
+            raw["framerate"] = self.string(rate, f"{where}.framerate", RATE_RE,
+                                           "frames per second like 25, 29.97 or 30000/1001")
+        missing = [k for k in ("width", "height", "pix_fmt", "framerate") if k not in raw]
+        if missing:
+            self.fail(where, f"raw video {os.path.basename(path)} needs {', '.join(missing)} "
+                             "(a raw file has no header saying them)")
+        return Video(path, raw["width"], raw["height"], raw["pix_fmt"], raw["framerate"])
+
+    def source(self, value, where):
+        if isinstance(value, str):
+            value = {"path": value}
+        entry = self.mapping(value, where, {"path"} | RAW_KEYS, required=("path",))
+        return self.video(entry, where)
+
+    def rendition(self, value, where, source, title_dir, scale_flags):
+        entry = self.mapping(value, where, RENDITION_KEYS, required=("name",))
+        name = self.string(entry["name"], f"{where}.name", NAME_RE, NAME_RULE)
+        if name == summary.BASENAME:
+            self.fail(f"{where}.name", f"{name!r} is not accepted: {name}.json is the title's summary")
+        encodes = "ffmpeg_args" in entry
+        if encodes == ("path" in entry):
+            self.fail(where, "give either 'path' (an existing file) or 'size' and 'ffmpeg_args' "
+                             "(encode from the source), not " + ("both" if encodes else "neither"))
+        size = self.size(entry["size"], f"{where}.size") if "size" in entry else None
+        if not encodes:
+            if "output" in entry:
+                self.fail(f"{where}.output", "only for encoded renditions (with ffmpeg_args)")
+            raw_defaults = {k: getattr(source, k) for k in ("pix_fmt", "framerate") if source.raw}
+            return Rendition(name, self.video(entry, where, raw_defaults), size, None)
+        if size is None:
+            self.fail(where, "missing key 'size' (WIDTHxHEIGHT to encode at, like 640x360)")
+        extra = sorted(RAW_KEYS & set(entry))
+        if extra:
+            self.fail(where, f"{', '.join(extra)} do not apply to an encoded rendition "
+                             "(its size is 'size'; pixel format and rate come from ffmpeg_args)")
+        args = self.list(entry["ffmpeg_args"], f"{where}.ffmpeg_args", "ffmpeg arguments",
+                         empty_ok=True)
+        for i, arg in enumerate(args):
+            if isinstance(arg, bool) or not isinstance(arg, (str, int, float)):
+                self.fail(f"{where}.ffmpeg_args[{i}]", f"expected a string or number, got {_kind(arg)}")
+            if arg in FILTER_OPTIONS:
+                self.fail(f"{where}.ffmpeg_args[{i}]", f"{arg} is not accepted: the tool scales with "
+                                                       "-vf scale=WIDTH:HEIGHT from 'size' itself")
+        output = self.string(entry.get("output", f"{name}.mkv"), f"{where}.output", NAME_RE,
+                             f"a plain file name of {NAME_RULE} (it is written in the title's "
+                             "results folder)")
+        if output.lower().endswith(RAW_SUFFIXES):
+            self.fail(f"{where}.output", f"{output!r} is not accepted: a raw file has no header "
+                                         "to say its size; use .y4m, .mkv, .mp4, ...")
+        if output.lower().endswith(RESERVED_SUFFIXES):
+            self.fail(f"{where}.output", f"{output!r} is not accepted: the tool's own results use "
+                                         f"{', '.join(RESERVED_SUFFIXES)}; use a video extension")
+        video = Video(os.path.join(title_dir, output))
+        return Rendition(name, video, size, Encode(size[0], size[1], scale_flags,
+                                                    tuple(str(a) for a in args)))
+
+    def title(self, value, where, output, scale_flags):
+        entry = self.mapping(value, where, TITLE_KEYS, required=("name", "source", "renditions"))
+        name = self.string(entry["name"], f"{where}.name", NAME_RE, NAME_RULE)
+        source = self.source(entry["source"], f"{where}.source")
+        title_dir = os.path.join(output, name)
+        renditions = []
+        names, outputs = set(), set()
+        for i, r in enumerate(self.list(entry["renditions"], f"{where}.renditions", "renditions")):
+            rwhere = f"{where}.renditions[{i}]"
+            rendition = self.rendition(r, rwhere, source, title_dir, scale_flags)
+            if rendition.name in names:
+                self.fail(f"{rwhere}.name", f"{rendition.name!r} is used twice in title {name!r}")
+            if rendition.encode and rendition.video.path in outputs:
+                self.fail(f"{rwhere}.output", f"{os.path.basename(rendition.video.path)!r} is "
+                                              f"written twice in title {name!r}")
+            names.add(rendition.name)
+            outputs.add(rendition.video.path)
+            renditions.append(rendition)
+        return Title(name, source, tuple(renditions))
+
+    def plan(self, doc, output_override):
+        doc = self.mapping(doc, "top level", TOP_KEYS, required=("titles",))
+        if output_override is not None:
+            output = os.path.abspath(output_override)
+        elif "output" in doc:
+            output = self.file(doc["output"], "output")
+        else:
+            self.fail("top level", "no results folder: add 'output: FOLDER' to the plan or give --output")
+        model = self.string(doc.get("model", "vmaf_v0.6.1"), "model", MODEL_RE,
+                            "a built-in model name like vmaf_v0.6.1 or vmaf_4k_v0.6.1")
+        scale_flags = self.string(doc.get("scale_flags", DEFAULT_SCALE_FLAGS), "scale_flags",
+                                  FLAGS_RE, "swscale flags like bicubic or bicubic+accurate_rnd")
+        titles, names = [], set()
+        for i, t in enumerate(self.list(doc["titles"], "titles", "titles")):
+            title = self.title(t, f"titles[{i}]", output, scale_flags)
+            if title.name in names:
+                self.fail(f"titles[{i}].name", f"{title.name!r} is used twice")
+            names.add(title.name)
+            titles.append(title)
+        return Plan(os.path.abspath(self.path), output, model, scale_flags, tuple(titles))
+
+
+def _kind(value):
+    if value is None:
+        return "nothing"
+    if isinstance(value, (dict, list)):
+        return f"a {type(value).__name__.replace('dict', 'mapping')}"
+    return f"{value!r}"
+
+
+def load(path, output=None):
+    """Read and check the plan at `path`; `output` (from the command line) overrides its 'output'."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise PlanError(f"{path}: cannot read the plan: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise PlanError(f"{path}: the plan is not UTF-8 text") from None
+    try:
+        if path.lower().endswith(".json"):
+            doc = json.loads(text)
+        else:
+            doc = yaml.safe_load(text)
+    except json.JSONDecodeError as e:
+        raise PlanError(f"{path}: line {e.lineno} column {e.colno}: not valid JSON: {e.msg}") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f"line {mark.line + 1} column {mark.column + 1}: " if mark else ""
+        problem = getattr(e, "problem", None) or str(e)
+        raise PlanError(f"{path}: {at}not valid YAML: {problem}") from None
+    return _Checker(path).plan(doc, output)

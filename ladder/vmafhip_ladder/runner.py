@@ -1,0 +1,104 @@
+"""Running a plan on a Dask client: submit the tasks, follow them, write each title's results."""
+
+import os
+import uuid
+from dataclasses import dataclass
+
+from distributed import as_completed
+
+from . import plots, summary
+from .cluster import has_gpu_workers
+from .encode import encode_task
+from .errors import failure
+from .progress import Progress
+from .score import score_task
+
+# Retries for tasks that raise (not for failed renditions, which return). A worker that dies
+# mid-task is handled by the scheduler itself: it reschedules the task elsewhere, up to its
+# distributed.scheduler.allowed-failures times.
+RETRIES = 2
+
+
+@dataclass
+class Report:
+    results: dict   # (title, rendition) -> score task result
+
+    def failures(self):
+        return [(key, r) for key, r in self.results.items() if not r["ok"]]
+
+    def counts(self):
+        ok = [r for r in self.results.values() if r["ok"]]
+        reused = sum(r["reused"] for r in ok)
+        return {"scored": len(ok) - reused, "reused": reused,
+                "failed": len(self.results) - len(ok)}
+
+
+def _key(kind, title, rendition):
+    return f"{kind}-{title.name}/{rendition.name}-{uuid.uuid4().hex[:8]}"
+
+
+def _outcome(future):
+    """The task's result, or a failure for a task that raised, whose workers kept dying (the
+    scheduler's KilledWorker) or that was cancelled."""
+    if future.status == "error":
+        exc = future.exception()
+        return failure(f"task error: {type(exc).__name__}: {exc}")
+    if future.status != "finished":
+        return failure(f"task {future.status}")
+    return future.result()
+
+
+def submit(plan, client, ffmpeg):
+    """Submit every encode and score task; return (all futures, {(title, rendition): score future})."""
+    resources = {"GPU": 1} if has_gpu_workers(client) else None
+    futures, scoring = [], {}
+    for title in plan.titles:
+        for rendition in title.renditions:
+            encoded = None
+            if rendition.encode:
+                # Encoding needs no GPU: any worker may take it, GPU workers stay free to score.
+                encoded = client.submit(encode_task, title, rendition, ffmpeg, retries=RETRIES,
+                                        key=_key("encode", title, rendition))
+                futures.append(encoded)
+            log_path = os.path.join(plan.output, title.name, f"{rendition.name}.json")
+            scored = client.submit(score_task, title, rendition, log_path, plan.model,
+                                   plan.scale_flags, ffmpeg, encoded, resources=resources,
+                                   retries=RETRIES,
+                                   key=_key("score", title, rendition))
+            futures.append(scored)
+            scoring[(title.name, rendition.name)] = scored
+    return futures, scoring
+
+
+def write_title(plan, title, report):
+    folder = os.path.join(plan.output, title.name)
+    os.makedirs(folder, exist_ok=True)
+    results = [(r.name, report.results[(title.name, r.name)]) for r in title.renditions]
+    rows = [summary.row(name, result) for name, result in results]
+    summary.write(folder, title.name, rows)
+    ok = [row for row in rows if row["status"] == "ok"]
+    curve, frames = os.path.join(folder, "rate_quality.png"), os.path.join(folder, "vmaf_frames.png")
+    if ok:
+        plots.rate_quality(curve, title.name, ok)
+        plots.vmaf_over_time(frames, title.name,
+                             {name: r["vmaf_frames"] for name, r in results if r["ok"]})
+    else:
+        # Plots of an earlier run would contradict this run's summary.
+        for path in (curve, frames):
+            if os.path.exists(path):
+                os.remove(path)
+
+
+def run(plan, client, ffmpeg, progress_stream=None):
+    """Score the whole plan; every rendition ends up scored, reused or failed (see Report)."""
+    futures, scoring = submit(plan, client, ffmpeg)
+    progress = Progress(len(futures), progress_stream)
+    score_keys = {future.key for future in scoring.values()}
+    for future in as_completed(futures):
+        # A failed encode fails its score task too: count renditions, not tasks.
+        progress.step(failed=future.key in score_keys and not _outcome(future)["ok"])
+    progress.close()
+    report = Report({key: _outcome(future) for key, future in scoring.items()})
+    for title in plan.titles:
+        write_title(plan, title, report)
+    return report

@@ -1,0 +1,161 @@
+"""Plan checking: good plans load as meant, bad ones give one clear line (never a traceback)."""
+
+import os
+import subprocess
+import sys
+import unittest
+
+from common import LAUNCHER, NATURAL1, TempDirTestCase, write_plan
+from vmafhip_ladder import plan
+from vmafhip_ladder.errors import PlanError
+
+
+
+def good_doc():
+    return {"output": "out", "titles": [{"name": "t", "source": dict(NATURAL1), "renditions": [
+        {"name": "enc", "size": "288x162", "ffmpeg_args": ["-c:v", "libx264", "-crf", 30]},
+        {"name": "file", "path": "dis.yuv", "width": 576, "height": 324},
+        {"name": "mkv", "path": "dis.mkv", "size": "640x360"},
+    ]}]}
+
+
+class GoodPlans(TempDirTestCase):
+    def test_paths_and_defaults(self):
+        p = plan.load(write_plan(self.tmp, good_doc()))
+        self.assertEqual(p.output, os.path.join(self.tmp, "out"))
+        self.assertEqual(p.model, "vmaf_v0.6.1")
+        self.assertEqual(p.scale_flags, "bicubic+accurate_rnd+full_chroma_int")
+        enc, raw, mkv = p.titles[0].renditions
+        self.assertEqual(enc.video.path, os.path.join(self.tmp, "out", "t", "enc.mkv"))
+        self.assertEqual(enc.encode.args, ("-c:v", "libx264", "-crf", "30"))
+        self.assertEqual((enc.encode.width, enc.encode.height), (288, 162))
+        # A raw rendition takes the source's pixel format and rate unless it says otherwise.
+        self.assertEqual(raw.video.input_args(), ["-f", "rawvideo", "-video_size", "576x324",
+                                                  "-pixel_format", "yuv420p", "-framerate", "25"])
+        self.assertEqual(raw.video.path, os.path.join(self.tmp, "dis.yuv"))
+        self.assertEqual(mkv.size, (640, 360))
+        self.assertEqual(mkv.video.input_args(), [])
+
+    def test_json_and_output_override(self):
+        path = write_plan(self.tmp, good_doc(), "plan.json")
+        p = plan.load(path, output=os.path.join(self.tmp, "elsewhere"))
+        self.assertEqual(p.output, os.path.join(self.tmp, "elsewhere"))
+
+    def test_source_as_plain_path(self):
+        doc = good_doc()
+        doc["titles"][0]["source"] = "movie.mkv"
+        doc["titles"][0]["renditions"] = doc["titles"][0]["renditions"][:1]
+        self.assertEqual(plan.load(write_plan(self.tmp, doc)).titles[0].source.path,
+                         os.path.join(self.tmp, "movie.mkv"))
+
+
+class BadPlans(TempDirTestCase):
+    def assertPlanError(self, doc, *fragments):
+        path = write_plan(self.tmp, doc)
+        with self.assertRaises(PlanError) as caught:
+            plan.load(path)
+        message = str(caught.exception)
+        self.assertTrue(message.startswith(path + ": "), message)
+        for fragment in fragments:
+            self.assertIn(fragment, message)
+
+    def edit(self, change):
+        doc = good_doc()
+        change(doc)
+        return doc
+
+    def rendition(self, i, **fields):
+        def change(doc):
+            doc["titles"][0]["renditions"][i].update(fields)
+        return self.edit(change)
+
+    def test_top_level(self):
+        self.assertPlanError([1, 2], "top level", "expected a mapping", "got a list")
+        self.assertPlanError({"output": "o"}, "top level: missing key 'titles'")
+        self.assertPlanError({"output": "o", "titles": []}, "titles: expected a non-empty list of titles")
+        self.assertPlanError(self.edit(lambda d: d.pop("output")), "no results folder", "--output")
+        self.assertPlanError(self.edit(lambda d: d.update(modle="x")),
+                             "unknown key modle; accepted: model, output, scale_flags, titles")
+        self.assertPlanError(self.edit(lambda d: d.update(model="vmaf v1")), "model: 'vmaf v1'")
+
+    def test_titles(self):
+        self.assertPlanError(self.edit(lambda d: d["titles"].append(d["titles"][0])),
+                             "titles[1].name: 't' is used twice")
+        self.assertPlanError(self.edit(lambda d: d["titles"][0].update(name="a/b")),
+                             "titles[0].name: 'a/b' is not accepted: use letters")
+        self.assertPlanError(self.edit(lambda d: d["titles"][0]["source"].pop("pix_fmt")),
+                             "titles[0].source: raw video", "needs pix_fmt")
+        self.assertPlanError(self.edit(lambda d: d["titles"][0].update(source={"path": "a.y4m",
+                                                                               "width": 9})),
+                             "titles[0].source: width only apply to raw video")
+
+    def test_renditions(self):
+        self.assertPlanError(self.rendition(0, size="640*360"),
+                             "titles[0].renditions[0].size: expected WIDTHxHEIGHT like 640x360, "
+                             "got '640*360'")
+        self.assertPlanError(self.rendition(0, path="x.mkv"), "renditions[0]: give either", "not both")
+        self.assertPlanError(self.rendition(2, sise="1x1"), "renditions[2]: unknown key sise")
+        self.assertPlanError(self.rendition(1, name="enc"), "renditions[1].name: 'enc' is used twice")
+        self.assertPlanError(self.rendition(1, name="summary"), "renditions[1].name: 'summary' is not")
+        self.assertPlanError(self.rendition(0, ffmpeg_args=["-vf", "crop=1:1"]),
+                             "renditions[0].ffmpeg_args[0]: -vf is not accepted")
+        self.assertPlanError(self.rendition(0, ffmpeg_args="-c:v libx264"),
+                             "renditions[0].ffmpeg_args: expected a list of ffmpeg arguments")
+        self.assertPlanError(self.rendition(0, ffmpeg_args=[["-c:v"]]),
+                             "ffmpeg_args[0]: expected a string or number, got a list")
+        self.assertPlanError(self.rendition(0, output="../x.mkv"), "renditions[0].output", "plain file")
+        self.assertPlanError(self.rendition(0, output="a:b.mkv"), "'a:b.mkv' is not accepted")
+        self.assertPlanError(self.rendition(0, output="enc.json"), "tool's own results")
+        self.assertPlanError(self.rendition(0, output="enc.yuv"), "raw file has no header")
+        self.assertPlanError(self.rendition(1, framerate="fast"), "renditions[1].framerate",
+                             "frames per second")
+        self.assertPlanError(self.rendition(1, width=0), "renditions[1].width: expected a positive")
+        self.assertPlanError(self.rendition(2, output="m.mkv"), "only for encoded renditions")
+
+        def no_size(doc):
+            del doc["titles"][0]["renditions"][0]["size"]
+        self.assertPlanError(self.edit(no_size), "renditions[0]: missing key 'size'")
+
+    def test_unreadable(self):
+        for name, text, fragment in (
+                ("bad.yaml", "titles: [a, b\n", "line 2 column 1: not valid YAML"),
+                ("bad.json", '{"titles": [}', "line 1 column 13: not valid JSON")):
+            path = os.path.join(self.tmp, name)
+            with open(path, "w") as f:
+                f.write(text)
+            with self.assertRaises(PlanError) as caught:
+                plan.load(path)
+            self.assertIn(fragment, str(caught.exception))
+        with self.assertRaises(PlanError) as caught:
+            plan.load(os.path.join(self.tmp, "none.yaml"))
+        self.assertIn("cannot read the plan: No such file or directory", str(caught.exception))
+
+
+class CommandLine(TempDirTestCase):
+    def run_cli(self, *args):
+        return subprocess.run([LAUNCHER, *args], capture_output=True, text=True, timeout=60)
+
+    def assertCleanError(self, proc, fragment):
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertNotIn("Traceback", proc.stderr)
+        self.assertIn(fragment, proc.stderr)
+
+    def test_bad_plan(self):
+        doc = good_doc()
+        doc["titles"][0]["renditions"][0]["size"] = "big"
+        proc = self.run_cli(write_plan(self.tmp, doc))
+        self.assertCleanError(proc, "vmafhip-ladder: error: ")
+        self.assertIn("titles[0].renditions[0].size: expected WIDTHxHEIGHT", proc.stderr)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
+
+    def test_bad_arguments(self):
+        path = write_plan(self.tmp, good_doc())
+        self.assertCleanError(self.run_cli(path, "--workers", "0"), "--workers must be at least 1")
+        self.assertCleanError(self.run_cli(path, "--scheduler", "tcp://h:1", "--workers", "2"),
+                              "--workers and --cpu are for the local cluster")
+        self.assertCleanError(self.run_cli(path, "--ffmpeg", sys.executable),
+                              "is not an ffmpeg with the libvmaf_hip filter")
+
+
+if __name__ == "__main__":
+    unittest.main()
