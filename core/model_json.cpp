@@ -3,22 +3,20 @@
 #include <cfloat>
 #include <charconv>
 #include <cmath>
-#include <set>
 #include <string>
 #include <utility>
 
-#include <nlohmann/json.hpp>
-
 #include "base/log.h"
+#include "core/json_tree.h"
 #include "core/svm.h"
 
 namespace vmafhip {
 
 namespace {
 
-// Ordered: a collection's models are read in file order, as libvmaf's
-// streaming parser reads them.
-using Json = nlohmann::ordered_json;
+// Members in file order: a collection's models are read in file order, as
+// libvmaf's streaming parser reads them.
+using Json = JsonValue;
 
 /// Most sub-models of a collection: libvmaf names them <name>_0001 to
 /// <name>_9999 and matches keys of at most 4 digits.
@@ -26,15 +24,6 @@ constexpr unsigned MAX_SUB_MODELS = 9999;
 /// Most support vector values (coefficients included) of one file, dense:
 /// 32 MiB. libvmaf's vmaf_b_v0.6.3 has 30 thousand.
 constexpr size_t MAX_SV_VALUES = size_t{4} << 20;
-
-/// A key in a JSON pointer (RFC 6901), cut after 40 characters.
-std::string pointer_token(const std::string &key)
-{
-    std::string t;
-    for (size_t i = 0; i < key.size() && i < 40; i++)
-        t += key[i] == '~' ? "~0" : key[i] == '/' ? "~1" : std::string(1, key[i]);
-    return key.size() > 40 ? t + "..." : t;
-}
 
 [[noreturn]] void fail(const std::string &where, const std::string &what)
 {
@@ -49,9 +38,9 @@ std::string type_of(const Json &v)
     case Json::value_t::string: return "a string";
     case Json::value_t::array: return "an array";
     case Json::value_t::object: return "an object";
-    case Json::value_t::binary: return "binary data";
-    default: return "a number";
+    case Json::value_t::number: return "a number";
     }
+    return "?";
 }
 
 void expect(const Json &v, Json::value_t t, const char *what, const std::string &where)
@@ -64,9 +53,9 @@ double number(const Json &v, const std::string &where)
 {
     if (!v.is_number())
         fail(where, "expected a number, found " + type_of(v));
-    const double d = v.get<double>();
+    const double d = v.number();
     if (!std::isfinite(d))
-        fail(where, v.dump() + " is not a finite number");
+        fail(where, v.text() + " is not a finite number");
     return d;
 }
 
@@ -82,7 +71,7 @@ std::vector<double> numbers(const Json &v, const std::string &where)
 const std::string &text(const Json &v, const std::string &where)
 {
     expect(v, Json::value_t::string, "a string", where);
-    return v.get_ref<const std::string &>();
+    return v.text();
 }
 
 bool flag_text(const Json &v, const std::string &where)
@@ -99,12 +88,12 @@ bool flag_text(const Json &v, const std::string &where)
 std::string option_text(const Json &v, const std::string &where)
 {
     if (v.is_boolean())
-        return v.get<bool>() ? "true" : "false";
+        return v.boolean() ? "true" : "false";
     if (!v.is_number())
         fail(where, "expected a number or true/false, found " + type_of(v));
     const double d = number(v, where);
     if (std::fabs(d) > FLT_MAX)
-        fail(where, v.dump() + " is out of the range of a float option");
+        fail(where, v.text() + " is out of the range of a float option");
     const double f = static_cast<float>(d);
     char buf[64];
     const auto r = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::general, 6);
@@ -114,11 +103,11 @@ std::string option_text(const Json &v, const std::string &where)
 void read_transform(const Json &st, const std::string &where, ScoreTransform *t)
 {
     expect(st, Json::value_t::object, "an object", where);
-    for (const auto &[key, v] : st.items()) {
-        const std::string at = where + "/" + pointer_token(key);
+    for (const auto &[key, v] : st.members()) {
+        const std::string at = where + "/" + json_pointer_token(key);
         if (key == "enabled") {
             expect(v, Json::value_t::boolean, "true or false", at);
-            t->enabled = v.get<bool>();
+            t->enabled = v.boolean();
         } else if (key == "p0" || key == "p1" || key == "p2") {
             // null leaves the term out, as the absent key does (libvmaf 3.2
             // means this but fails on null: docs/model.md §4)
@@ -157,10 +146,10 @@ SvrModel read_model(const Json &top, const std::string &where, const ModelFlags 
                     const std::string &name, size_t *sv_budget)
 {
     expect(top, Json::value_t::object, "an object", where);
-    const auto it = top.find("model_dict");
-    if (it == top.end())
+    const Json *found = top.find("model_dict");
+    if (!found)
         fail(where, "no \"model_dict\" (the model)");
-    const Json &md = *it;
+    const Json &md = *found;
     const std::string at = where + "/model_dict";
     expect(md, Json::value_t::object, "an object", at);
 
@@ -170,8 +159,8 @@ SvrModel read_model(const Json &top, const std::string &where, const ModelFlags 
     bool have_slopes = false, have_intercepts = false, have_opts = false;
     const std::string *svm_text = nullptr;
     std::vector<double> slopes, intercepts;
-    for (const auto &[key, v] : md.items()) {
-        const std::string k = at + "/" + pointer_token(key);
+    for (const auto &[key, v] : md.members()) {
+        const std::string k = at + "/" + json_pointer_token(key);
         if (key == "model_type") {
             const std::string &s = text(v, k);
             if (s == "LIBSVMNUSVR")
@@ -222,8 +211,8 @@ SvrModel read_model(const Json &top, const std::string &where, const ModelFlags 
                 const std::string ki = k + "/" + std::to_string(i);
                 expect(v[i], Json::value_t::object, "an object of feature options", ki);
                 m.feature_opts.emplace_back();
-                for (const auto &[opt, val] : v[i].items())
-                    m.feature_opts.back().emplace_back(opt, option_text(val, ki + "/" + pointer_token(opt)));
+                for (const auto &[opt, val] : v[i].members())
+                    m.feature_opts.back().emplace_back(opt, option_text(val, ki + "/" + json_pointer_token(opt)));
             }
             have_opts = true;
         } else if (key == "score_transform") {
@@ -280,49 +269,13 @@ SvrModel read_model(const Json &top, const std::string &where, const ModelFlags 
 /// streaming reader would take them all, one after another).
 Json parse(const std::string &text)
 {
-    std::vector<std::set<std::string>> keys; // of each open object
-    std::vector<std::string> path;           // the last key of each open object
-    std::string duplicate;
-    auto check = [&](int, Json::parse_event_t event, Json &parsed) {
-        switch (event) {
-        case Json::parse_event_t::object_start:
-            keys.emplace_back();
-            path.emplace_back();
-            break;
-        case Json::parse_event_t::object_end:
-            keys.pop_back();
-            path.pop_back();
-            break;
-        case Json::parse_event_t::key: {
-            const std::string &k = parsed.get_ref<const std::string &>();
-            path.back() = k;
-            if (!keys.back().insert(k).second && duplicate.empty())
-                for (const std::string &p : path)
-                    duplicate += "/" + pointer_token(p);
-            break;
-        }
-        default:
-            break;
-        }
-        return true;
-    };
     Json doc;
-    try {
-        doc = Json::parse(text, check);
-    } catch (const Json::exception &e) {
-        // "[json.exception.parse_error.101] parse error at line 3, column 7:
-        // ...; last read: '<the token, maybe a whole model string>'"
-        std::string w = e.what();
-        const size_t skip = w.find("] ");
-        if (skip != std::string::npos)
-            w.erase(0, skip + 2);
-        const size_t token = w.find("; last read: '");
-        if (token != std::string::npos && w.size() > token + 14 + 60)
-            w = w.substr(0, token + 14 + 40) + "...'";
-        throw ModelError("invalid JSON: " + w);
+    JsonError err;
+    if (!json_parse(text, &doc, &err)) {
+        if (err.pointer.empty())
+            throw ModelError("invalid JSON: " + err.message);
+        fail(err.pointer, err.message);
     }
-    if (!duplicate.empty())
-        fail(duplicate, "key given twice");
     return doc;
 }
 
@@ -350,7 +303,7 @@ ModelFile read_model_json(const std::string &text, const ModelFlags &flags)
 
     // A file with "model_dict" is one model, as libvmaf tries it first
     // (vmaf_model_load before vmaf_model_collection_load).
-    if (doc.contains("model_dict")) {
+    if (doc.find("model_dict")) {
         f.models.push_back(read_model(doc, "", flags, flags.name, &sv_budget));
         return f;
     }
@@ -360,7 +313,7 @@ ModelFile read_model_json(const std::string &text, const ModelFlags &flags)
     // <name>_0001, <name>_0002, ...; other keys are skipped.
     f.collection = true;
     unsigned next = 0;
-    for (const auto &[key, v] : doc.items()) {
+    for (const auto &[key, v] : doc.members()) {
         if (!is_index(key))
             continue;
         if (key != std::to_string(next))
