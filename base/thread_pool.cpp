@@ -37,11 +37,20 @@ ThreadPool::ThreadPool(int threads)
 {
     if (threads <= 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    for (int i = 1; i < threads; i++)
-        workers_.emplace_back([this] { worker_loop(); });
+    try {
+        for (int i = 1; i < threads; i++)
+            workers_.emplace_back([this] { worker_loop(); });
+    } catch (...) {
+        // No memory or no thread: stop the workers that did start (the
+        // destructor does not run for a half-made pool), then report it.
+        stop_workers();
+        throw;
+    }
 }
 
-ThreadPool::~ThreadPool()
+ThreadPool::~ThreadPool() { stop_workers(); }
+
+void ThreadPool::stop_workers()
 {
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -50,6 +59,7 @@ ThreadPool::~ThreadPool()
     wake_.notify_all();
     for (auto &t : workers_)
         t.join();
+    workers_.clear();
 }
 
 // Takes the next chunk of the current job, if any, and runs it unlocked.
@@ -65,7 +75,18 @@ bool ThreadPool::run_one_chunk()
     next_ = end;
     const auto *job = job_;
     lock.unlock();
-    (*job)(begin, end);
+    try {
+        (*job)(begin, end);
+    } catch (...) {
+        // Keep the first; skip what is left (parallel_for rethrows it).
+        lock.lock();
+        if (!error_)
+            error_ = std::current_exception();
+        const int skipped = (n_ - next_ + chunk_ - 1) / chunk_;
+        next_ = n_;
+        pending_.fetch_sub(skipped, std::memory_order_acq_rel);
+        lock.unlock();
+    }
     if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         lock.lock();
         done_.notify_all();
@@ -124,8 +145,14 @@ void ThreadPool::parallel_for(int n, int min_chunk, const std::function<void(int
         std::unique_lock<std::mutex> lock(mutex_);
         done_.wait(lock, [&] { return pending_.load(std::memory_order_acquire) == 0; });
     }
-    std::lock_guard<std::mutex> lock(mutex_);
-    job_ = nullptr;
+    std::exception_ptr error;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        job_ = nullptr;
+        std::swap(error, error_);
+    }
+    if (error)
+        std::rethrow_exception(error);
 }
 
 } // namespace vmafhip

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -24,10 +25,13 @@ public:
     /// Run fn(begin, end) over [0, n) in contiguous chunks of at least
     /// min_chunk items, on the pool and the calling thread; returns when all
     /// chunks are done. Not reentrant: fn must not call parallel_for.
+    /// An exception a chunk throws (std::bad_alloc) is rethrown here once
+    /// every chunk has ended; the chunks not started by then are skipped.
     void parallel_for(int n, int min_chunk, const std::function<void(int, int)> &fn);
 
 private:
     void worker_loop();
+    void stop_workers();
     bool run_one_chunk();
 
     std::vector<std::thread> workers_;
@@ -37,6 +41,7 @@ private:
     int n_ = 0, chunk_ = 1, next_ = 0;                   ///< under mutex_
     int sleeping_ = 0;                                   ///< workers in wake_.wait, under mutex_
     bool stop_ = false;                                  ///< under mutex_
+    std::exception_ptr error_;                           ///< first exception of the job, under mutex_
     std::atomic<int> pending_{0};          ///< chunks of the current job not finished
     std::atomic<unsigned> generation_{0};  ///< bumped per job; polled by idle workers
 };

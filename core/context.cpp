@@ -131,6 +131,18 @@ int context_fail(VmafHipContext *c, int ret, const std::string &msg)
     return ret;
 }
 
+int context_out_of_memory(VmafHipContext *c, const char *during, bool fatal) noexcept
+{
+    if (fatal)
+        c->fatal = -ENOMEM;
+    try {
+        return context_fail(c, -ENOMEM, std::string("out of host memory ") + during);
+    } catch (const std::bad_alloc &) {
+        c->last_error = "out of memory"; // fits the string's own buffer: no allocation
+        return -ENOMEM;
+    }
+}
+
 int context_complete_until(VmafHipContext *c, unsigned count, bool wait)
 {
     const unsigned lookahead = static_cast<unsigned>(c->metrics.lookahead);
@@ -261,7 +273,7 @@ extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
             return context_fail(c, ret, msg);
     if (c->submitted() >= 0x7fffffffu)
         return context_fail(c, -ERANGE, "more than 2^31 - 1 frames submitted");
-    try {
+    return context_guard(c, "while submitting a frame", [&] {
         // Make room: at most depth() frames in flight.
         while (c->submitted() - c->collected >= static_cast<unsigned>(c->backend->depth()))
             if ((ret = collect_one(c, true)) < 0)
@@ -286,11 +298,8 @@ extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
             c->fatal = ret;
             return context_fail(c, ret, msg);
         }
-    } catch (const std::bad_alloc &) {
-        c->fatal = -ENOMEM;
-        return context_fail(c, -ENOMEM, "out of host memory while storing results");
-    }
-    return static_cast<int>(c->submitted() - 1);
+        return static_cast<int>(c->submitted() - 1);
+    });
 }
 
 extern "C" int vmafhip_feature_names(VmafHipContext *c, const char *const **names)
@@ -310,13 +319,15 @@ extern "C" int vmafhip_frame_scores(VmafHipContext *c, unsigned index, int wait,
     if (index >= c->submitted())
         return context_fail(c, -EINVAL, strprintf("no frame %u: %u frames were submitted", index,
                                                   c->submitted()));
-    const int ret = context_complete_until(c, index + 1, wait != 0);
-    if (ret < 0)
-        return ret;
-    const int st = c->status[index];
-    if (st == FRAME_DONE)
-        *values = c->frame_values(index);
-    return st;
+    return context_guard(c, "while completing frames", [&] {
+        const int ret = context_complete_until(c, index + 1, wait != 0);
+        if (ret < 0)
+            return ret;
+        const int st = c->status[index];
+        if (st == FRAME_DONE)
+            *values = c->frame_values(index);
+        return st;
+    });
 }
 
 extern "C" int vmafhip_flush(VmafHipContext *c)
@@ -325,12 +336,17 @@ extern "C" int vmafhip_flush(VmafHipContext *c)
         return -EINVAL;
     if (!c->flushed) {
         c->flushed = true;
-        const int ret = context_complete_until(c, c->submitted(), true);
+        const int ret = context_guard(c, "while finishing the stream", [&] {
+            const int r = context_complete_until(c, c->submitted(), true);
+            if (r < 0)
+                return r;
+            c->aggregate_values.assign(c->metrics.aggregate_names.size(), 0.0);
+            metrics_aggregate(c->metrics, c->aggregate_values.data());
+            c->aggregates_ready = true;
+            return 0;
+        });
         if (ret < 0)
             return ret;
-        c->aggregate_values.assign(c->metrics.aggregate_names.size(), 0.0);
-        metrics_aggregate(c->metrics, c->aggregate_values.data());
-        c->aggregates_ready = true;
     }
     if (c->fatal)
         return c->fatal;
@@ -360,10 +376,12 @@ extern "C" int vmafhip_pooled(VmafHipContext *c, int feature, VmafHipPooled *out
         return context_fail(c, -EINVAL, strprintf("feature index %d is not valid: there are %zu",
                                                   feature, c->name_ptrs.size()));
     // Frames that wait for frames not submitted yet are not pooled.
-    const int ret = context_complete_until(c, c->submitted(), true);
-    if (ret < 0 && ret != -EAGAIN)
-        return ret;
-    return context_pool(c, feature, out);
+    return context_guard(c, "while pooling", [&] {
+        const int ret = context_complete_until(c, c->submitted(), true);
+        if (ret < 0 && ret != -EAGAIN)
+            return ret;
+        return context_pool(c, feature, out);
+    });
 }
 
 extern "C" int vmafhip_model_count(VmafHipContext *c)

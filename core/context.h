@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,22 @@ namespace vmafhip {
 
 /// Log an error, keep it as the context's last error, return ret.
 int context_fail(VmafHipContext *c, int ret, const std::string &msg);
+
+/// Host memory ran out `during` something (std::bad_alloc): logged as the
+/// last error; with `fatal` (the scoring state may be half updated) the
+/// context becomes unusable. Returns -ENOMEM.
+int context_out_of_memory(VmafHipContext *c, const char *during, bool fatal = true) noexcept;
+
+/// f() for a public entry point: std::bad_alloc from anywhere below becomes
+/// -ENOMEM with a message instead of crossing the C boundary.
+template <typename F> int context_guard(VmafHipContext *c, const char *during, F &&f) noexcept
+{
+    try {
+        return f();
+    } catch (const std::bad_alloc &) {
+        return context_out_of_memory(c, during);
+    }
+}
 
 /// Collect and complete frames until frames [0, count) are complete.
 /// @return 0; -EAGAIN when a frame is still in flight (wait == false) or

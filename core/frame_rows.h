@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <limits>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace vmafhip {
@@ -20,8 +21,11 @@ public:
     /// A new row of NaNs, at an address that stays valid until destruction.
     double *add()
     {
-        if (n_ % kRowsPerBlock == 0)
-            blocks_.emplace_back(new double[kRowsPerBlock * (width_ ? width_ : 1)]);
+        if (n_ % kRowsPerBlock == 0) {
+            // Owned before the vector grows: a failed growth frees it.
+            std::unique_ptr<double[]> block(new double[kRowsPerBlock * (width_ ? width_ : 1)]);
+            blocks_.push_back(std::move(block));
+        }
         double *r = row(n_++);
         std::fill_n(r, width_, std::numeric_limits<double>::quiet_NaN());
         return r;

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "base/fault.h"
 #include "kernels/gpu_compat.h"
 
 namespace vmafhip {
@@ -13,10 +14,12 @@ int gpu_error(hipError_t e, const char *stmt, const char *file, int line, std::s
 
 } // namespace vmafhip
 
-/// In a function returning int with a `std::string *err` in scope.
-#define GPU_TRY(call)                                                              \
-    do {                                                                           \
-        const hipError_t gpu_try_e_ = (call);                                      \
-        if (gpu_try_e_ != hipSuccess)                                              \
-            return ::vmafhip::gpu_error(gpu_try_e_, #call, __FILE__, __LINE__, err); \
+/// In a function returning int with a `std::string *err` in scope. A call
+/// the tests' fault injection picks is not made and fails as out of memory.
+#define GPU_TRY(call)                                                                  \
+    do {                                                                               \
+        const hipError_t gpu_try_e_ =                                                  \
+            ::vmafhip::fault_gpu_now() ? hipErrorOutOfMemory : (call);                 \
+        if (gpu_try_e_ != hipSuccess)                                                  \
+            return ::vmafhip::gpu_error(gpu_try_e_, #call, __FILE__, __LINE__, err);   \
     } while (0)

@@ -5,7 +5,13 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <new>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace vmafhip {
 
@@ -75,11 +81,88 @@ double log_fps(const VmafHipContext &c)
 
 using namespace vmafhip;
 
-extern "C" int vmafhip_write_log(VmafHipContext *c, const char *path, enum VmafHipLogFormat fmt,
-                                 unsigned flags)
+namespace {
+
+int open_failed(VmafHipContext *c, const char *path)
 {
-    if (!c || !path)
-        return -EINVAL;
+    const int err = errno;
+    return context_fail(c, -err, strprintf("cannot open log file '%s' for writing: %s", path,
+                                           std::strerror(err)));
+}
+
+// Write the log to f and close it (but not stdout); `where` names it in
+// messages. Write errors (a full disk) surface at any write, the flush or
+// the close.
+int write_to(VmafHipContext *c, Writer writer, unsigned flags, FILE *f, const char *where)
+{
+    const bool is_stdout = f == stdout;
+    errno = 0;
+    try {
+        writer(*c, flags, f);
+    } catch (const std::bad_alloc &) {
+        if (!is_stdout)
+            std::fclose(f);
+        throw;
+    }
+    int err = 0;
+    if (std::fflush(f) || std::ferror(f))
+        err = errno ? errno : EIO;
+    if (!is_stdout && std::fclose(f) && !err)
+        err = errno;
+    if (err)
+        return context_fail(c, -err, strprintf("cannot write log file '%s': %s", where, std::strerror(err)));
+    return 0;
+}
+
+// The log to `path` ("-": standard output).
+int write_log_file(VmafHipContext *c, const char *path, Writer writer, unsigned flags)
+{
+    if (!std::strcmp(path, "-"))
+        return write_to(c, writer, flags, stdout, "standard output");
+    // A regular file (or a new one) is written beside itself and renamed
+    // over it at the end, so that a failure (a full disk) leaves the old
+    // file or none, never half a log. Anything else (/dev/null, a pipe) is
+    // written in place.
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        FILE *f = std::fopen(path, "w");
+        if (!f)
+            return open_failed(c, path);
+        return write_to(c, writer, flags, f, path);
+    }
+    std::string tmp = path;
+    tmp += ".XXXXXX";
+    const int fd = mkstemp(tmp.data());
+    if (fd < 0)
+        return open_failed(c, path);
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp.c_str());
+        return open_failed(c, path);
+    }
+    // mkstemp creates 0600; a log gets the mode a new file would (umask).
+    const mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);
+    int ret;
+    try {
+        ret = write_to(c, writer, flags, f, path);
+    } catch (const std::bad_alloc &) {
+        unlink(tmp.c_str());
+        throw;
+    }
+    if (ret == 0 && std::rename(tmp.c_str(), path) != 0) {
+        const int err = errno;
+        ret = context_fail(c, -err, strprintf("cannot write log file '%s': %s", path, std::strerror(err)));
+    }
+    if (ret < 0)
+        unlink(tmp.c_str());
+    return ret;
+}
+
+int write_log(VmafHipContext *c, const char *path, VmafHipLogFormat fmt, unsigned flags)
+{
     const Writer writer = writer_for(fmt);
     if (!writer)
         return context_fail(c, -EINVAL,
@@ -95,27 +178,23 @@ extern "C" int vmafhip_write_log(VmafHipContext *c, const char *path, enum VmafH
                                       flags));
     // A frame error (-ERANGE) only leaves that frame out of the log; a
     // backend failure leaves frames without scores, so nothing is written.
-    const int ret = vmafhip_flush(c);
-    if (ret < 0 && c->fatal)
-        return ret;
+    const int flushed = vmafhip_flush(c);
+    if (flushed < 0 && c->fatal)
+        return flushed;
+    return write_log_file(c, path, writer, flags);
+}
 
-    const bool to_stdout = !std::strcmp(path, "-");
-    FILE *f = to_stdout ? stdout : std::fopen(path, "w");
-    if (!f) {
-        const int err = errno;
-        return context_fail(c, -err, strprintf("cannot open log file '%s' for writing: %s", path,
-                                               std::strerror(err)));
+} // namespace
+
+extern "C" int vmafhip_write_log(VmafHipContext *c, const char *path, enum VmafHipLogFormat fmt,
+                                 unsigned flags)
+{
+    if (!c || !path)
+        return -EINVAL;
+    // Out of memory while writing: the scores stay; only this log fails.
+    try {
+        return write_log(c, path, fmt, flags);
+    } catch (const std::bad_alloc &) {
+        return context_out_of_memory(c, "while writing the log", false);
     }
-    errno = 0;
-    writer(*c, flags, f);
-    // Write errors (a full disk) surface at any write, the flush or the close.
-    int err = 0;
-    if (std::fflush(f) || std::ferror(f))
-        err = errno ? errno : EIO;
-    if (!to_stdout && std::fclose(f) && !err)
-        err = errno;
-    if (err)
-        return context_fail(c, -err, strprintf("cannot write log file '%s': %s", path,
-                                               std::strerror(err)));
-    return 0;
 }

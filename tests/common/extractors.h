@@ -66,8 +66,9 @@ inline void same_sums_any_thread_count(const vmafhip::Extractor &e, const vmafhi
     for (int threads : {1, 2, 3}) {
         vmafhip::ThreadPool pool(threads);
         e.cpu(fv, threads == 1 ? first.data() : acc, pool);
-        if (threads > 1)
+        if (threads > 1) {
             EXPECT_EQ(std::memcmp(first.data(), acc, first.size()), 0) << threads << " threads";
+        }
     }
 }
 
