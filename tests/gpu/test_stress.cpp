@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <random>
 #include <string>
@@ -16,12 +15,14 @@
 #include "core/gpu_device.h"
 #include "tests/common/context.h"
 #include "tests/common/fixtures.h"
+#include "tests/common/memory.h"
 #include "vmafhip.h"
 
 namespace {
 
 using testfx::Ctx;
 using testfx::open_ctx;
+using testfx::resident_kib;
 
 // Every extractor with every optional output.
 const char kEverything[] = "psnr=enable_mse=true|float_ssim=enable_lcs=true|adm=debug=true|"
@@ -33,16 +34,6 @@ VmafHipSettings fixture_settings(const testfx::Fixture &f)
 {
     VmafHipSettings s = testfx::settings(f.w, f.h, f.bpc, f.chroma, kAll);
     return s;
-}
-
-size_t resident_kib()
-{
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::stoul(line.substr(6));
-    return 0;
 }
 
 // Planes of a random picture in FFmpeg's layout for any chroma format.
