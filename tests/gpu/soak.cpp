@@ -183,7 +183,14 @@ int main(int argc, char **argv)
     size_t free0 = 0, free1 = 0, total = 0;
     std::vector<Run> gpu(static_cast<size_t>(contexts));
     {
-        // Device memory before the contexts exist and after they are gone.
+        // Device memory before the contexts exist and after they are gone,
+        // once a first run on as many threads has loaded what the runtime
+        // keeps for the process (kernel code, per-thread state).
+        std::vector<std::thread> warm;
+        for (int k = 0; k < contexts; k++)
+            warm.emplace_back([&] { score(w, h, kWarmup + 2 * kCycle + 1, VMAFHIP_BACKEND_HIP, ref, dis, kSample); });
+        for (auto &t : warm)
+            t.join();
         if (vmafhip::gpu_memory_info(&free0, &total) < 0)
             return 1;
         std::vector<std::thread> threads;
