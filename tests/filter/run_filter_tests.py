@@ -7,8 +7,9 @@
 Each TEST is one meson test (suite 'filter'); see TESTS at the end for what each checks.
 Environment:
     VMAFHIP_TEST_FFMPEG   the patched ffmpeg, absolute or relative to the source tree
-                          (default: build/ffmpeg-8.1/ffmpeg, else the 9.0, then the 7.1
-                          build); ffprobe is taken from its folder
+                          (default: build/test-ffmpeg-8.1/ffmpeg, tools/test-all's, else
+                          the 9.0, then the 7.1 one, else the same in build/ffmpeg-*/);
+                          ffprobe is taken from its folder
     VMAFHIP_TEST_BACKEND  backend= of every run: cpu (default; CI has no GPU) or hip
     VMAFHIP_TEST_VERBOSE  1: print every command and keep the temporary files
 Exit status: 0 passed, 1 failed, 77 skipped (no patched ffmpeg, or a precondition is missing).
@@ -180,7 +181,8 @@ class Test:
         if env and not os.path.isabs(env) and not os.path.exists(env):
             env = os.path.join(self.source, env)  # meson runs tests in the build folder
         candidates = [env] if env else [
-            os.path.join(self.source, 'build', f'ffmpeg-{v}', 'ffmpeg') for v in ('8.1', '9.0', '7.1')]
+            os.path.join(self.source, 'build', f'{kind}ffmpeg-{v}', 'ffmpeg')
+            for kind in ('test-', '') for v in ('8.1', '9.0', '7.1')]
         for c in candidates:
             if c and os.access(c, os.X_OK):
                 break
