@@ -393,20 +393,6 @@ static int do_vmafhip(FFFrameSync *fs)
     return s->broken ? AVERROR(ERANGE) : 0;
 }
 
-static av_cold int libvmaf_hip_preinit(AVFilterContext *ctx)
-{
-    LIBVMAFHIPContext *s = ctx->priv;
-    int ret;
-
-    ret = libvmaf_hip_framesync_preinit(ctx);
-    if (ret < 0)
-        return ret;
-    /* Scores only make sense for frames that exist in both inputs: stop at
-       the end of the shorter one unless the user says otherwise. */
-    s->fs.opt_shortest = 1;
-    return 0;
-}
-
 static av_cold int init(AVFilterContext *ctx)
 {
     LIBVMAFHIPContext *s = ctx->priv;
@@ -429,8 +415,11 @@ static av_cold int init(AVFilterContext *ctx)
 }
 
 /* Formats whose luma is plane 0 with 8- or 16-bit samples, value in the low
-   bits (the library's VmafHipPicture). */
-static const int pix_fmts[] = {
+   bits (the library's VmafHipPicture). One list for both inputs and the output,
+   as in FFmpeg's libvmaf filter: an input in another format (rgb24, nv12, a
+   reference in another format than the main input) gets a conversion that
+   FFmpeg inserts (an automatic scale filter), reported by config_output(). */
+static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY10, AV_PIX_FMT_GRAY12, AV_PIX_FMT_GRAY16,
     AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
     AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P,
@@ -440,38 +429,6 @@ static const int pix_fmts[] = {
     AV_PIX_FMT_NONE
 };
 
-/**
- * Main and output share one format (the frames pass through). The
- * reference negotiates on its own, so that a reference in another format is
- * reported by config_input_ref() instead of being converted silently.
- */
-static int query_formats(const AVFilterContext *ctx,
-                         AVFilterFormatsConfig **cfg_in,
-                         AVFilterFormatsConfig **cfg_out)
-{
-    AVFilterFormats *f;
-    int ret;
-
-    f = ff_make_format_list(pix_fmts);
-    if ((ret = ff_formats_ref(f, &cfg_in[0]->formats)) < 0 ||
-        (ret = ff_formats_ref(f, &cfg_out[0]->formats)) < 0)
-        return ret;
-    f = ff_all_color_spaces();
-    if ((ret = ff_formats_ref(f, &cfg_in[0]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(f, &cfg_out[0]->color_spaces)) < 0)
-        return ret;
-    f = ff_all_color_ranges();
-    if ((ret = ff_formats_ref(f, &cfg_in[0]->color_ranges)) < 0 ||
-        (ret = ff_formats_ref(f, &cfg_out[0]->color_ranges)) < 0)
-        return ret;
-
-    if ((ret = ff_formats_ref(ff_make_format_list(pix_fmts), &cfg_in[1]->formats)) < 0 ||
-        (ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[1]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[1]->color_ranges)) < 0)
-        return ret;
-    return 0;
-}
-
 static int config_input_ref(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
@@ -480,7 +437,7 @@ static int config_input_ref(AVFilterLink *inlink)
     if (inlink->w != mainlink->w || inlink->h != mainlink->h ||
         inlink->format != mainlink->format) {
         av_log(ctx, AV_LOG_ERROR, "reference is %dx%d %s, main is %dx%d %s: "
-               "both inputs must have the same size and pixel format\n",
+               "both inputs must have the same size (scale one of them)\n",
                inlink->w, inlink->h, av_get_pix_fmt_name(inlink->format),
                mainlink->w, mainlink->h, av_get_pix_fmt_name(mainlink->format));
         return AVERROR(EINVAL);
@@ -567,6 +524,19 @@ static int config_output(AVFilterLink *outlink)
     ret = ff_framesync_configure(&s->fs);
     if (ret < 0)
         return ret;
+
+    /* Inputs that FFmpeg converts to a format of the list (as for libvmaf). */
+    for (int i = 0; i < ctx->nb_inputs; i++) {
+        const AVFilterContext *src = ctx->inputs[i]->src;
+
+        if (src->name && av_strstart(src->name, "auto_scale", NULL) && src->nb_inputs &&
+            src->inputs[0]->format != ctx->inputs[i]->format)
+            av_log(ctx, AV_LOG_INFO, "%s input converted from %s to %s by FFmpeg (an "
+                   "automatic scale filter, as for the libvmaf filter): the scores are "
+                   "those of the converted frames\n", i ? "reference" : "main",
+                   av_get_pix_fmt_name(src->inputs[0]->format),
+                   av_get_pix_fmt_name(ctx->inputs[i]->format));
+    }
 
     /* Device memory is allocated here, not in init: the ffmpeg CLI creates
        and destroys a graph once just to inspect it. */
@@ -748,12 +718,12 @@ const AVFilter ff_vf_libvmaf_hip = {
     .flags         = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
                      AVFILTER_FLAG_METADATA_ONLY,
 #endif /* LIBAVFILTER_VERSION_MAJOR >= 11 */
-    .preinit       = libvmaf_hip_preinit,
+    .preinit       = libvmaf_hip_framesync_preinit,
     .init          = init,
     .uninit        = uninit,
     .activate      = activate,
     .priv_size     = sizeof(LIBVMAFHIPContext),
     FILTER_INPUTS(libvmaf_hip_inputs),
     FILTER_OUTPUTS(libvmaf_hip_outputs),
-    FILTER_QUERY_FUNC2(query_formats),
+    FILTER_PIXFMTS_ARRAY(pix_fmts),
 };

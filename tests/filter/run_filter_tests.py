@@ -480,6 +480,12 @@ def test_options(t):
             f'framesync options: {fs}, psnr has {psnr.get("framesync")}')
     t.check(fs and {'eof_action', 'shortest', 'repeatlast'} <= set(fs),
             f'framesync options missing: {fs}')
+    # framesync's defaults, as in FFmpeg's libvmaf (shortest false): the README's option
+    # table says the same.
+    t.check(fs and fs.get('shortest') == ('boolean', 'false'), f'shortest: {fs and fs.get("shortest")}')
+    readme = open(os.path.join(t.source, 'README.md')).read()
+    m = re.search(r'^\| `shortest` \| `([^`]*)` \|', readme, re.M)
+    t.check(m and m[1] == '0', f"README.md: shortest's default is {m and m[1]}, ffmpeg -h says false")
 
     p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
     # The old per-metric filter options are rejected by FFmpeg's option parser.
@@ -818,7 +824,8 @@ def test_eof(t):
     """End of stream with motion (every VMAF model): the last frame leaves with complete
     scores (integer_motion2 of the last frame = its SAD score, as libvmaf at flush); the
     default shortest=1 stops at the shorter input, whichever it is, with the library's
-    scores of the frames scored; shortest=0 and repeatlast=0 lose and duplicate no main
+    scores of the frames scored; the default is framesync's, as in FFmpeg's libvmaf
+    (shortest=0, repeatlast=1); shortest=0 and repeatlast=0 lose and duplicate no main
     frame (count and timestamps are the main input's)."""
     p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
     keys = p.keys(['psnr', 'float_ssim'] + MODEL_FEATURES)
@@ -836,7 +843,7 @@ def test_eof(t):
             'library: motion2 of the last of 5 frames is not its SAD')
     for what, inputs in (('reference shorter', p.dis.input() + ref5.input()),
                          ('main shorter', dis5.input() + p.ref.input())):
-        (frames,), _ = t.score(inputs, f'[0:v][1:v]{t.filt()}[o0]')
+        (frames,), _ = t.score(inputs, f'[0:v][1:v]{t.filt("shortest=1")}[o0]')
         t.check([f['pts'] for f in frames] == [0, 1, 2, 3, 4], f'{what}: pts {[f["pts"] for f in frames]}')
         t.check([f['tags'] for f in frames] == want, f'{what}: scores differ from the library\'s on 5 frames')
         t.check(frames and frames[3]['tags'].get('integer_motion2') == '%.6f' % p.golden[3]['integer_motion2'],
@@ -846,6 +853,8 @@ def test_eof(t):
     # shortest=0 (repeatlast=1): main frames after the end of the reference are scored
     # against its last frame.
     (frames,), _ = t.score(p.dis.input() + ref5.input(), f'[0:v][1:v]{t.filt("shortest=0")}[o0]')
+    (default,), _ = t.score(p.dis.input() + ref5.input(), f'[0:v][1:v]{t.filt()}[o0]')
+    t.check(default == frames, 'the default differs from shortest=0 (framesync\'s default, libvmaf\'s)')
     t.check([f['pts'] for f in frames] == pts10 and all(len(f['tags']) == len(keys) for f in frames),
             f'shortest=0, reference shorter: pts {[f["pts"] for f in frames]}, scored '
             f'{[f["n"] for f in frames if f["tags"]]}')
@@ -879,7 +888,7 @@ def test_lengths(t):
     # Reference delayed by 50 ms: main frames 0 and 1 (0, 40 ms) have none; the others pair
     # with the reference frame 10 ms or 30 ms earlier.
     graph = (f'[1:v]settb=1/1000,setpts=PTS+50/(1000*TB)[r];[0:v]settb=1/1000[d];'
-             f'[d][r]{t.filt()}[o0]')
+             f'[d][r]{t.filt("shortest=1")}[o0]')
     (frames,), r = t.score(p.input(), graph)
     t.check(len(frames) == 10, f'delayed reference: {len(frames)} frames output, expected 10')
     t.check(not frames[0]['tags'] and not frames[1]['tags'] and all(len(f['tags']) == 19 for f in frames[2:]),
@@ -890,16 +899,42 @@ def test_lengths(t):
 
 
 def test_mismatch(t):
-    """Different sizes or formats fail at configure time, naming both inputs."""
+    """Different sizes fail at configure time, naming both inputs. Other pixel formats are
+    converted by FFmpeg, as for FFmpeg's libvmaf filter (one format list for both inputs
+    and the output: FFmpeg inserts a scale filter), and the filter says so: rgb24 inputs
+    are scored as yuv444p, a reference in another format than the main input's is scored
+    in the main input's format."""
     p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
-    cases = [('[1:v]scale=288:162[r]', 'reference is 288x162 yuv420p, main is 576x324 yuv420p'),
-             ('[1:v]format=yuv444p[r]', 'reference is 576x324 yuv444p, main is 576x324 yuv420p'),
-             ('[1:v]format=yuv420p10le[r]', 'reference is 576x324 yuv420p10le, main is 576x324 yuv420p')]
-    for pre, msg in cases:
-        _, r = t.score(p.input(), f'{pre};[0:v][r]{t.filt()}[o0]', expect_ok=False)
-        t.check(r.returncode != 0, f'{pre}: exit status 0')
-        t.check(msg + ': both inputs must have the same size and pixel format' in r.stderr,
-                f'{pre}: message missing; stderr:\n{r.stderr[-1500:]}')
+    _, r = t.score(p.input(), f'[1:v]scale=288:162[r];[0:v][r]{t.filt()}[o0]', expect_ok=False)
+    t.check(r.returncode != 0, 'different sizes: exit status 0')
+    t.check('reference is 288x162 yuv420p, main is 576x324 yuv420p: both inputs must have the same '
+            'size' in r.stderr, f'different sizes: message missing; stderr:\n{r.stderr[-1500:]}')
+
+    def converted(which, src, dst):
+        return (f'{which} input converted from {src} to {dst} by FFmpeg (an automatic scale filter, '
+                'as for the libvmaf filter)')
+    keys = p.keys(['psnr', 'float_ssim'] + MODEL_FEATURES)
+    # A reference in another format: converted to the main input's; 8 -> 10 -> 8 bits gives
+    # the same samples back, so libvmaf's scores (FFmpeg's chroma round trip 4:2:0 -> 4:4:4
+    # -> 4:2:0 does not: scored, but not against the golden).
+    for fmt in ('yuv444p', 'yuv420p10le'):
+        (frames,), r = t.score(p.input(), f'[1:v]format={fmt}[r];[0:v][r]{t.filt()}[o0]')
+        t.check(converted('reference', fmt, 'yuv420p') in r.stderr,
+                f'reference {fmt}: no message about the conversion; stderr:\n{r.stderr[-1500:]}')
+        if fmt == 'yuv420p10le':
+            t.compare_golden(frames, p, keys, f'reference {fmt}')
+        else:
+            t.check(len(frames) == 10 and all(set(f['tags']) == keys for f in frames),
+                    f'reference {fmt}: not every frame scored')
+    # rgb24 inputs (libvmaf's filter takes them the same way): scored as yuv444p.
+    (frames,), r = t.score(p.input(), f'[0:v]format=rgb24[d];[1:v]format=rgb24[r];[d][r]{t.filt()}[o0]')
+    t.check(converted('main', 'rgb24', 'yuv444p') in r.stderr and
+            converted('reference', 'rgb24', 'yuv444p') in r.stderr,
+            f'rgb24: no message about the conversions; stderr:\n{r.stderr[-1500:]}')
+    t.check(len(frames) == 10 and all(set(f['tags']) == keys for f in frames) and
+            vmaf_score_lines(r.stderr), f'rgb24: not every frame scored; stderr:\n{r.stderr[-800:]}')
+    (frames,), r = t.score(p.input(), f'[0:v][1:v]{t.filt()}[o0]')
+    t.check('converted' not in r.stderr, 'a conversion reported where there is none')
 
 
 def scaled(t, fx, factor, pix_fmt):
@@ -1110,10 +1145,13 @@ def test_inflight(t):
                 t.check(eagain > 0 and waits > 0, f'{what}: shim saw {eagain} polls, {waits} waits')
     env = {'LD_PRELOAD': t.shim, 'VMAFHIP_SHIM_DELAY': '-1'}
     ref5 = truncated(t, p.ref, 5)
-    (sync5,), _ = t.score(p.dis.input() + ref5.input(), graph)
-    (frames,), r = t.score(p.dis.input() + ref5.input(), graph, env=env)
-    t.check(len(frames) == 5 and [f['tags'] for f in frames] == [f['tags'] for f in sync5],
-            'frames in flight, shorter reference: not the synchronous run\'s 5 frames and scores')
+    for opts, n in (('shortest=1', 5), ('', 10)):
+        g5 = f'[0:v][1:v]{t.filt(opts)}[o0]'
+        (sync5,), _ = t.score(p.dis.input() + ref5.input(), g5)
+        (frames,), r = t.score(p.dis.input() + ref5.input(), g5, env=env)
+        t.check(len(frames) == n and [f['tags'] for f in frames] == [f['tags'] for f in sync5],
+                f'frames in flight, shorter reference ({opts or "default"}): not the synchronous '
+                f'run\'s {n} frames and scores')
     vg = valgrind(t)
     if vg:
         q = t.pair('natural4_176x144_yuv422p__ref_vs_x264crf34')
