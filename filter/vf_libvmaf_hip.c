@@ -89,6 +89,13 @@ typedef struct LIBVMAFHIPContext {
     uint64_t nb_sent;          ///< frames sent downstream
     int lib_error_logged;      ///< the library logged an error since the last check
 
+    uint64_t nb_in[2];         ///< frames of each input seen (taken or queued)
+    uint64_t nb_repeated[2];   ///< events with the last frame of an input that has ended
+    int64_t last_in_pts[2];    ///< framesync's pts of each input at the last event
+    int in_ended[2];           ///< order (1, 2) in which each input ended by itself, 0: not seen
+    int nb_ended;              ///< inputs seen ending by themselves
+    int out_ended;             ///< the output has ended: later input ends are ours, not theirs
+
     uint64_t nb_scored;        ///< frame pairs submitted
     uint64_t nb_no_ref;        ///< main frames without a reference frame
     uint64_t nb_pts_mismatch;  ///< pairs whose timestamps differ
@@ -351,12 +358,22 @@ static int do_vmafhip(FFFrameSync *fs)
     LIBVMAFHIPContext *s = ctx->priv;
     AVFrame *dist, *ref;
     PendingFrame pf;
-    int ret;
+    int repeated[2], ret;
 
     ret = ff_framesync_dualinput_get(fs, &dist, &ref);
     if (ret < 0)
         return ret;
     s->nb_events++;
+
+    /* An input that has ended takes part with its last frame (repeatlast,
+       eof_action=repeat): counted for the lengths warning, not as a pair with
+       different timestamps. */
+    for (int i = 0; i < 2; i++) {
+        repeated[i] = s->nb_events > 1 && (i == 0 || ref) && fs->in[i].pts == s->last_in_pts[i] &&
+                      ff_outlink_get_status(ctx->inputs[i]) && !ff_inlink_queued_frames(ctx->inputs[i]);
+        s->nb_repeated[i] += repeated[i];
+        s->last_in_pts[i] = fs->in[i].pts;
+    }
 
     pf.frame = dist;
     pf.index = -1;
@@ -365,7 +382,8 @@ static int do_vmafhip(FFFrameSync *fs)
             s->nb_no_ref++;
     } else {
         /* framesync pairs by timestamp; both are in its time base here. */
-        if (fs->in[0].pts != fs->in[1].pts && !s->nb_pts_mismatch++)
+        if (fs->in[0].pts != fs->in[1].pts && !repeated[0] && !repeated[1] &&
+            !s->nb_pts_mismatch++)
             av_log(ctx, AV_LOG_WARNING, "main frame at %s s is paired with the "
                    "reference frame at %s s: the inputs' timestamps differ; use "
                    "settb=AVTB,setpts=PTS-STARTPTS on both inputs if they should "
@@ -543,6 +561,71 @@ static int config_output(AVFilterLink *outlink)
     return open_library(ctx, mainlink);
 }
 
+/**
+ * Count each input's frames (taken by framesync or queued) and note the order
+ * in which the inputs end by themselves, for the warning about inputs of
+ * different lengths. Once the output has ended (framesync ends the other
+ * input itself with shortest=1 or eof_action=endall), a later end is ours.
+ */
+static void note_input_ends(AVFilterContext *ctx)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+    int newly[2] = { 0 };
+
+    if (!ctx->inputs[0] || !ctx->inputs[1] || !ctx->outputs[0])
+        return; /* uninit of a filter that was never linked */
+    if (ff_outlink_get_status(ctx->outputs[0]))
+        s->out_ended = 1; /* ended downstream, or at the end of the stream */
+    for (int i = 0; i < 2; i++) {
+        AVFilterLink *inlink = ctx->inputs[i];
+        uint64_t n = ff_filter_link(inlink)->frame_count_out + ff_inlink_queued_frames(inlink);
+
+        s->nb_in[i] = FFMAX(s->nb_in[i], n);
+        newly[i] = !s->out_ended && !s->in_ended[i] && ff_outlink_get_status(inlink);
+    }
+    if (newly[0] && newly[1]) {
+        /* Both ended since the last call: the shorter first. */
+        int first = s->nb_in[1] < s->nb_in[0];
+
+        s->in_ended[first]  = ++s->nb_ended;
+        s->in_ended[!first] = ++s->nb_ended;
+    } else {
+        for (int i = 0; i < 2; i++)
+            if (newly[i])
+                s->in_ended[i] = ++s->nb_ended;
+    }
+}
+
+/** At the end: inputs with different frame counts are scored as framesync
+    pairs them (shortest, repeatlast, eof_action), so say so. */
+static void report_lengths(AVFilterContext *ctx)
+{
+    static const char *const input_name[2] = { "main", "reference" };
+    LIBVMAFHIPContext *s = ctx->priv;
+    int first;
+
+    if (s->nb_in[0] == s->nb_in[1] || !s->nb_ended)
+        return;
+    first = !s->in_ended[1] ? 0 : !s->in_ended[0] ? 1 : s->in_ended[1] < s->in_ended[0];
+    if (s->in_ended[!first] && s->nb_repeated[first])
+        av_log(ctx, AV_LOG_WARNING, "The inputs have different lengths: main %"PRIu64
+               " frames, reference %"PRIu64" frames; the %s input ended first and its last "
+               "frame was used %"PRIu64" more times, to the end of the %s input\n",
+               s->nb_in[0], s->nb_in[1], input_name[first], s->nb_repeated[first],
+               input_name[!first]);
+    else if (s->in_ended[!first])
+        av_log(ctx, AV_LOG_WARNING, "The inputs have different lengths: main %"PRIu64
+               " frames, reference %"PRIu64" frames; the %s input ended first\n",
+               s->nb_in[0], s->nb_in[1], input_name[first]);
+    else
+        av_log(ctx, AV_LOG_WARNING, "The inputs have different lengths: main %s%"PRIu64
+               " frames, reference %s%"PRIu64" frames; the %s input ended first and the "
+               "%s input was not read to its end (shortest=1 or eof_action=endall)\n",
+               first == 1 ? "at least " : "", s->nb_in[0],
+               first == 0 ? "at least " : "", s->nb_in[1],
+               input_name[first], input_name[!first]);
+}
+
 static int activate(AVFilterContext *ctx)
 {
     LIBVMAFHIPContext *s = ctx->priv;
@@ -556,6 +639,7 @@ static int activate(AVFilterContext *ctx)
         free_pending(s);
     if (s->fail_err)
         return fail_stream(ctx, s->fail_err);
+    note_input_ends(ctx);
 
     /* A sample out of range is found when a frame's results are collected:
        at a later submission, or at the end of the stream, after framesync
@@ -592,6 +676,8 @@ static int activate(AVFilterContext *ctx)
     ret = output_frames(ctx, ff_outlink_get_status(outlink) != 0);
     if (ret < 0)
         return ret;
+    if (ff_outlink_get_status(outlink))
+        s->out_ended = 1;
     /* Not found before framesync ended the output: fail now (ffmpeg may
        then drop the frames just sent). */
     if (s->broken && !s->fail_err && ff_outlink_get_status(outlink)) {
@@ -667,9 +753,11 @@ static av_cold void uninit(AVFilterContext *ctx)
     }
 
 counts:
+    note_input_ends(ctx);
+    report_lengths(ctx);
     if (s->nb_no_ref)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames had no reference frame "
-               "(the reference starts later) and were not scored\n", s->nb_no_ref);
+               "(the reference starts later or ended before) and were not scored\n", s->nb_no_ref);
     if (s->nb_pts_mismatch)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" of %"PRIu64" frame pairs were "
                "matched with different timestamps\n",

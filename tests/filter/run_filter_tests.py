@@ -896,6 +896,35 @@ def test_lengths(t):
     t.check('2 main frames had no reference frame' in r.stderr, 'no warning about 2 unmatched frames')
     t.check('8 of 8 frame pairs were matched with different timestamps' in r.stderr,
             'no warning about 8 pairs with different timestamps')
+    t.check('different lengths' not in r.stderr, 'delayed reference: a warning about lengths')
+
+    # Inputs of different lengths: a warning at the end with both counts and the input that
+    # ended first; the pairs with an ended input's last frame are not timestamp mismatches.
+    ref5, dis5 = truncated(t, p.ref, 5), truncated(t, p.dis, 5)
+    cases = [
+        ('reference shorter', p.dis.input() + ref5.input(), '',
+         'The inputs have different lengths: main 10 frames, reference 5 frames; the reference '
+         'input ended first and its last frame was used 5 more times, to the end of the main input'),
+        ('main shorter', dis5.input() + p.ref.input(), '',
+         'The inputs have different lengths: main 5 frames, reference 10 frames; the main '
+         'input ended first and its last frame was used 5 more times, to the end of the reference input'),
+        ('reference shorter, repeatlast=0', p.dis.input() + ref5.input(), 'repeatlast=0',
+         'The inputs have different lengths: main 10 frames, reference 5 frames; the reference '
+         'input ended first\n'),
+        ('reference shorter, shortest=1', p.dis.input() + ref5.input(), 'shortest=1',
+         re.compile(r'The inputs have different lengths: main (at least [6-9]|10) frames, reference 5 '
+                    r'frames; the reference input ended first and the main input was not read to its '
+                    r'end \(shortest=1 or eof_action=endall\)')),
+    ]
+    for what, inputs, opts, msg in cases:
+        (frames,), r = t.score(inputs, f'[0:v][1:v]{t.filt(opts)}[o0]')
+        found = msg.search(r.stderr) if isinstance(msg, re.Pattern) else msg in r.stderr
+        t.check(found and r.stderr.count('different lengths') == 1,
+                f'{what}: no warning {getattr(msg, "pattern", msg)!r}; stderr:\n{r.stderr[-1500:]}')
+        t.check('matched with different timestamps' not in r.stderr,
+                f'{what}: repeated frames reported as timestamp mismatches')
+    (frames,), r = t.score(p.input(), f'[0:v][1:v]{t.filt()}[o0]')
+    t.check('different lengths' not in r.stderr, 'same lengths: a warning about lengths')
 
 
 def test_mismatch(t):
