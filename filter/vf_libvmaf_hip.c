@@ -24,16 +24,20 @@
  * status, so no frame is lost).
  */
 
+#include <errno.h>
 #include <float.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include <vmafhip.h>
 
 #include "libavutil/avstring.h"
 #include "libavutil/dict.h"
 #include "libavutil/fifo.h"
+#include "libavutil/file_open.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
@@ -88,6 +92,7 @@ typedef struct LIBVMAFHIPContext {
     uint64_t nb_events;        ///< main frames framesync has handed us
     uint64_t nb_sent;          ///< frames sent downstream
     int lib_error_logged;      ///< the library logged an error since the last check
+    int log_written;           ///< log_path has been written (or failed) at the end of the stream
 
     uint64_t nb_in[2];         ///< frames of each input seen (taken or queued)
     uint64_t nb_repeated[2];   ///< events with the last frame of an input that has ended
@@ -411,6 +416,34 @@ static int do_vmafhip(FFFrameSync *fs)
     return s->broken ? AVERROR(ERANGE) : 0;
 }
 
+/**
+ * Whether log_path can be written: opened for appending (nothing is changed in
+ * an existing file) and, if that created it, removed again, so that a bad path
+ * fails now and not after the whole stream has been scored.
+ */
+static int check_log_path(AVFilterContext *ctx, const char *path)
+{
+    struct stat st;
+    int existed;
+    FILE *f;
+
+    if (!strcmp(path, "-"))
+        return 0; /* the standard output */
+    existed = !stat(path, &st);
+    f = avpriv_fopen_utf8(path, "ab");
+    if (!f) {
+        int err = AVERROR(errno);
+
+        av_log(ctx, AV_LOG_ERROR, "Could not open the log file %s for writing: %s\n",
+               path, av_err2str(err));
+        return err;
+    }
+    fclose(f);
+    if (!existed)
+        remove(path);
+    return 0;
+}
+
 static av_cold int init(AVFilterContext *ctx)
 {
     LIBVMAFHIPContext *s = ctx->priv;
@@ -425,6 +458,8 @@ static av_cold int init(AVFilterContext *ctx)
                          FF_ARRAY_ELEMS(pool_methods))) < 0)
         return ret;
     s->pool_method = ret;
+    if (s->log_path && (ret = check_log_path(ctx, s->log_path)) < 0)
+        return ret;
     s->pending = av_fifo_alloc2(16, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
     if (!s->pending)
         return AVERROR(ENOMEM);
@@ -626,6 +661,25 @@ static void report_lengths(AVFilterContext *ctx)
                input_name[first], input_name[!first]);
 }
 
+/**
+ * Write log_path at the end of the stream, so that a failure (a full disk)
+ * fails the stream and so ffmpeg's exit status.
+ */
+static int write_log(AVFilterContext *ctx)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+    char what[1024];
+    int ret;
+
+    s->log_written = 1;
+    ret = vmafhip_write_log(s->vh, s->log_path, s->log_format, 0);
+    if (ret < 0) {
+        snprintf(what, sizeof(what), "Could not write the log file %s", s->log_path);
+        return lib_error(ctx, ret, what);
+    }
+    return 0;
+}
+
 static int activate(AVFilterContext *ctx)
 {
     LIBVMAFHIPContext *s = ctx->priv;
@@ -676,8 +730,14 @@ static int activate(AVFilterContext *ctx)
     ret = output_frames(ctx, ff_outlink_get_status(outlink) != 0);
     if (ret < 0)
         return ret;
-    if (ff_outlink_get_status(outlink))
+    if (ff_outlink_get_status(outlink)) {
         s->out_ended = 1;
+        /* The log, now that every score is complete, unless the stream broke
+           (then uninit says that there is none). */
+        if (s->log_path && !s->log_written && s->vh && vmafhip_frame_count(s->vh) > 0 &&
+            !s->broken && (ret = write_log(ctx)) < 0)
+            return ret;
+    }
     /* Not found before framesync ended the output: fail now (ffmpeg may
        then drop the frames just sent). */
     if (s->broken && !s->fail_err && ff_outlink_get_status(outlink)) {
@@ -737,16 +797,10 @@ static av_cold void uninit(AVFilterContext *ctx)
         for (int i = 0; i < nb_agg; i++)
             av_log(ctx, AV_LOG_INFO, "%s: %.6f\n", agg_names[i], agg_values[i]);
 
-        if (s->log_path) {
-            ret = vmafhip_write_log(s->vh, s->log_path, s->log_format, 0);
-            if (ret < 0) {
-                char what[1024];
-
-                snprintf(what, sizeof(what), "Could not write the log file %s",
-                         s->log_path);
-                lib_error(ctx, ret, what);
-            }
-        }
+        /* Written at the end of the stream, unless the graph was closed
+           before (then a failure can only be reported). */
+        if (s->log_path && !s->log_written)
+            write_log(ctx);
     } else if (s->vh && s->log_path) {
         av_log(ctx, AV_LOG_WARNING, "No frame pair was scored: %s not written\n",
                s->log_path);

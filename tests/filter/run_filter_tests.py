@@ -1270,10 +1270,26 @@ def test_logfile(t):
                 w = pool(vals, s)
                 t.check(s in pooled[k] and abs(pooled[k][s] - w) <= 2e-6 * max(1, abs(w)),
                         f'{fmt}: pooled {k} {s} {pooled[k].get(s)}, expected {w:.6f}')
-    _, r = t.score(p.input(), f'[0:v][1:v]{t.filt("log_path=/nonexistent/dir/log.xml")}[o0]',
-                   expect_ok=False)
-    t.check('Could not write the log file /nonexistent/dir/log.xml' in r.stderr,
-            f'unwritable log path: no message; stderr:\n{r.stderr[-800:]}')
+    # A path that cannot be written fails when the filter is set up, before any frame is
+    # scored, naming the path and the reason (root writes anywhere: a missing folder, a path
+    # under a regular file, a folder).
+    for path, reason in (('/nonexistent/dir/log.xml', 'No such file or directory'),
+                         ('/etc/passwd/log.xml', 'Not a directory'),
+                         (t.tmp, 'Is a directory')):
+        (frames,), r = t.score(p.input(), f'[0:v][1:v]{t.filt(f"log_path={path}")}[o0]', expect_ok=False)
+        t.check(r.returncode != 0, f'log_path={path}: exit status 0')
+        t.check(f'Could not open the log file {path} for writing: {reason}' in r.stderr,
+                f'log_path={path}: no message; stderr:\n{r.stderr[-800:]}')
+        t.check('VMAF score' not in r.stderr and not frames, f'log_path={path}: frames were scored first')
+    # The check leaves no file behind.
+    fresh = t.tmpfile('fresh.json')
+    _, r = t.score(p.input(), f"[0:v][1:v]{t.filt(f'log_path={fresh}:log_fmt=json')}:enable=0[o0]")
+    t.check(not os.path.exists(fresh), f'{fresh} created with no frame scored')
+    # Writing fails at the end (a full disk: /dev/full): an error, and ffmpeg's exit status.
+    _, r = t.score(p.input(), f'[0:v][1:v]{t.filt("log_path=/dev/full:log_fmt=json")}[o0]', expect_ok=False)
+    t.check(r.returncode != 0, 'log_path=/dev/full: exit status 0')
+    t.check(re.search(r'Could not write the log file /dev/full: no space left on device', r.stderr, re.I),
+            f'log_path=/dev/full: no message; stderr:\n{r.stderr[-800:]}')
 
 
 def test_timeline(t):
