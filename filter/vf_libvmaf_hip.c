@@ -642,6 +642,10 @@ static void report_lengths(AVFilterContext *ctx)
     if (s->nb_in[0] == s->nb_in[1] || !s->nb_ended)
         return;
     first = !s->in_ended[1] ? 0 : !s->in_ended[0] ? 1 : s->in_ended[1] < s->in_ended[0];
+    /* The other input was cut (shortest=1, endall) before it was seen to be
+       longer: the lengths may well be the same. */
+    if (!s->in_ended[!first] && s->nb_in[!first] <= s->nb_in[first])
+        return;
     if (s->in_ended[!first] && s->nb_repeated[first])
         av_log(ctx, AV_LOG_WARNING, "The inputs have different lengths: main %"PRIu64
                " frames, reference %"PRIu64" frames; the %s input ended first and its last "
