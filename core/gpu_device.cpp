@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/gpu_check.h"
+#include "core/gpu_diagnose.h"
 #include "kernels/sample_check.h"
 
 #ifndef VMAFHIP_GPU_TARGETS
@@ -98,10 +99,26 @@ int gpu_select_device(int index, GpuDeviceInfo *info, std::string *err)
     int count = 0;
     const hipError_t e = hipGetDeviceCount(&count);
     if (e != hipSuccess || count == 0) {
-        *err = e != hipSuccess ? strprintf("no usable GPU: %s (%s)", hipGetErrorString(e),
-                                           hipGetErrorName(e))
-                               : std::string("no GPU found");
         (void)hipGetLastError();
+#if defined(GPU_PLATFORM_NVIDIA)
+        const GpuPlatform platform = GpuPlatform::Nvidia;
+#else
+        const GpuPlatform platform = GpuPlatform::Amd;
+#endif // defined(GPU_PLATFORM_NVIDIA)
+        GpuHostFacts facts = gpu_host_facts(platform);
+        int v = 0;
+        if (platform == GpuPlatform::Nvidia) {
+            if (hipDriverGetVersion(&v) == hipSuccess)
+                facts.driver_cuda = v;
+            if (hipRuntimeGetVersion(&v) == hipSuccess)
+                facts.runtime_cuda = v;
+            (void)hipGetLastError();
+        }
+        const GpuProbeError kind = e == hipSuccess || e == hipErrorNoDevice ? GpuProbeError::NoDevice
+                                   : e == hipErrorInsufficientDriver ? GpuProbeError::InsufficientDriver
+                                                                     : GpuProbeError::Other;
+        *err = "no usable GPU: " + gpu_absent_reason(platform, kind, facts,
+                                                     e == hipSuccess ? "" : hipGetErrorName(e));
         return -ENODEV;
     }
     if (index >= count) {

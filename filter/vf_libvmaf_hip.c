@@ -24,16 +24,20 @@
  * status, so no frame is lost).
  */
 
+#include <errno.h>
 #include <float.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include <vmafhip.h>
 
 #include "libavutil/avstring.h"
 #include "libavutil/dict.h"
 #include "libavutil/fifo.h"
+#include "libavutil/file_open.h"
 #include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
@@ -88,6 +92,14 @@ typedef struct LIBVMAFHIPContext {
     uint64_t nb_events;        ///< main frames framesync has handed us
     uint64_t nb_sent;          ///< frames sent downstream
     int lib_error_logged;      ///< the library logged an error since the last check
+    int log_written;           ///< log_path has been written (or failed) at the end of the stream
+
+    uint64_t nb_in[2];         ///< frames of each input seen (taken or queued)
+    uint64_t nb_repeated[2];   ///< events with the last frame of an input that has ended
+    int64_t last_in_pts[2];    ///< framesync's pts of each input at the last event
+    int in_ended[2];           ///< order (1, 2) in which each input ended by itself, 0: not seen
+    int nb_ended;              ///< inputs seen ending by themselves
+    int out_ended;             ///< the output has ended: later input ends are ours, not theirs
 
     uint64_t nb_scored;        ///< frame pairs submitted
     uint64_t nb_no_ref;        ///< main frames without a reference frame
@@ -351,12 +363,22 @@ static int do_vmafhip(FFFrameSync *fs)
     LIBVMAFHIPContext *s = ctx->priv;
     AVFrame *dist, *ref;
     PendingFrame pf;
-    int ret;
+    int repeated[2], ret;
 
     ret = ff_framesync_dualinput_get(fs, &dist, &ref);
     if (ret < 0)
         return ret;
     s->nb_events++;
+
+    /* An input that has ended takes part with its last frame (repeatlast,
+       eof_action=repeat): counted for the lengths warning, not as a pair with
+       different timestamps. */
+    for (int i = 0; i < 2; i++) {
+        repeated[i] = s->nb_events > 1 && (i == 0 || ref) && fs->in[i].pts == s->last_in_pts[i] &&
+                      ff_outlink_get_status(ctx->inputs[i]) && !ff_inlink_queued_frames(ctx->inputs[i]);
+        s->nb_repeated[i] += repeated[i];
+        s->last_in_pts[i] = fs->in[i].pts;
+    }
 
     pf.frame = dist;
     pf.index = -1;
@@ -365,7 +387,8 @@ static int do_vmafhip(FFFrameSync *fs)
             s->nb_no_ref++;
     } else {
         /* framesync pairs by timestamp; both are in its time base here. */
-        if (fs->in[0].pts != fs->in[1].pts && !s->nb_pts_mismatch++)
+        if (fs->in[0].pts != fs->in[1].pts && !repeated[0] && !repeated[1] &&
+            !s->nb_pts_mismatch++)
             av_log(ctx, AV_LOG_WARNING, "main frame at %s s is paired with the "
                    "reference frame at %s s: the inputs' timestamps differ; use "
                    "settb=AVTB,setpts=PTS-STARTPTS on both inputs if they should "
@@ -393,17 +416,31 @@ static int do_vmafhip(FFFrameSync *fs)
     return s->broken ? AVERROR(ERANGE) : 0;
 }
 
-static av_cold int libvmaf_hip_preinit(AVFilterContext *ctx)
+/**
+ * Whether log_path can be written: opened for appending (nothing is changed in
+ * an existing file) and, if that created it, removed again, so that a bad path
+ * fails now and not after the whole stream has been scored.
+ */
+static int check_log_path(AVFilterContext *ctx, const char *path)
 {
-    LIBVMAFHIPContext *s = ctx->priv;
-    int ret;
+    struct stat st;
+    int existed;
+    FILE *f;
 
-    ret = libvmaf_hip_framesync_preinit(ctx);
-    if (ret < 0)
-        return ret;
-    /* Scores only make sense for frames that exist in both inputs: stop at
-       the end of the shorter one unless the user says otherwise. */
-    s->fs.opt_shortest = 1;
+    if (!strcmp(path, "-"))
+        return 0; /* the standard output */
+    existed = !stat(path, &st);
+    f = avpriv_fopen_utf8(path, "ab");
+    if (!f) {
+        int err = AVERROR(errno);
+
+        av_log(ctx, AV_LOG_ERROR, "Could not open the log file %s for writing: %s\n",
+               path, av_err2str(err));
+        return err;
+    }
+    fclose(f);
+    if (!existed)
+        remove(path);
     return 0;
 }
 
@@ -421,6 +458,8 @@ static av_cold int init(AVFilterContext *ctx)
                          FF_ARRAY_ELEMS(pool_methods))) < 0)
         return ret;
     s->pool_method = ret;
+    if (s->log_path && (ret = check_log_path(ctx, s->log_path)) < 0)
+        return ret;
     s->pending = av_fifo_alloc2(16, sizeof(PendingFrame), AV_FIFO_FLAG_AUTO_GROW);
     if (!s->pending)
         return AVERROR(ENOMEM);
@@ -429,8 +468,11 @@ static av_cold int init(AVFilterContext *ctx)
 }
 
 /* Formats whose luma is plane 0 with 8- or 16-bit samples, value in the low
-   bits (the library's VmafHipPicture). */
-static const int pix_fmts[] = {
+   bits (the library's VmafHipPicture). One list for both inputs and the output,
+   as in FFmpeg's libvmaf filter: an input in another format (rgb24, nv12, a
+   reference in another format than the main input) gets a conversion that
+   FFmpeg inserts (an automatic scale filter), reported by config_output(). */
+static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY10, AV_PIX_FMT_GRAY12, AV_PIX_FMT_GRAY16,
     AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
     AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P,
@@ -440,38 +482,6 @@ static const int pix_fmts[] = {
     AV_PIX_FMT_NONE
 };
 
-/**
- * Main and output share one format (the frames pass through). The
- * reference negotiates on its own, so that a reference in another format is
- * reported by config_input_ref() instead of being converted silently.
- */
-static int query_formats(const AVFilterContext *ctx,
-                         AVFilterFormatsConfig **cfg_in,
-                         AVFilterFormatsConfig **cfg_out)
-{
-    AVFilterFormats *f;
-    int ret;
-
-    f = ff_make_format_list(pix_fmts);
-    if ((ret = ff_formats_ref(f, &cfg_in[0]->formats)) < 0 ||
-        (ret = ff_formats_ref(f, &cfg_out[0]->formats)) < 0)
-        return ret;
-    f = ff_all_color_spaces();
-    if ((ret = ff_formats_ref(f, &cfg_in[0]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(f, &cfg_out[0]->color_spaces)) < 0)
-        return ret;
-    f = ff_all_color_ranges();
-    if ((ret = ff_formats_ref(f, &cfg_in[0]->color_ranges)) < 0 ||
-        (ret = ff_formats_ref(f, &cfg_out[0]->color_ranges)) < 0)
-        return ret;
-
-    if ((ret = ff_formats_ref(ff_make_format_list(pix_fmts), &cfg_in[1]->formats)) < 0 ||
-        (ret = ff_formats_ref(ff_all_color_spaces(), &cfg_in[1]->color_spaces)) < 0 ||
-        (ret = ff_formats_ref(ff_all_color_ranges(), &cfg_in[1]->color_ranges)) < 0)
-        return ret;
-    return 0;
-}
-
 static int config_input_ref(AVFilterLink *inlink)
 {
     AVFilterContext *ctx = inlink->dst;
@@ -480,7 +490,7 @@ static int config_input_ref(AVFilterLink *inlink)
     if (inlink->w != mainlink->w || inlink->h != mainlink->h ||
         inlink->format != mainlink->format) {
         av_log(ctx, AV_LOG_ERROR, "reference is %dx%d %s, main is %dx%d %s: "
-               "both inputs must have the same size and pixel format\n",
+               "both inputs must have the same size (scale one of them)\n",
                inlink->w, inlink->h, av_get_pix_fmt_name(inlink->format),
                mainlink->w, mainlink->h, av_get_pix_fmt_name(mainlink->format));
         return AVERROR(EINVAL);
@@ -568,9 +578,110 @@ static int config_output(AVFilterLink *outlink)
     if (ret < 0)
         return ret;
 
+    /* Inputs that FFmpeg converts to a format of the list (as for libvmaf). */
+    for (int i = 0; i < ctx->nb_inputs; i++) {
+        const AVFilterContext *src = ctx->inputs[i]->src;
+
+        if (src->name && av_strstart(src->name, "auto_scale", NULL) && src->nb_inputs &&
+            src->inputs[0]->format != ctx->inputs[i]->format)
+            av_log(ctx, AV_LOG_INFO, "%s input converted from %s to %s by FFmpeg (an "
+                   "automatic scale filter, as for the libvmaf filter): the scores are "
+                   "those of the converted frames\n", i ? "reference" : "main",
+                   av_get_pix_fmt_name(src->inputs[0]->format),
+                   av_get_pix_fmt_name(ctx->inputs[i]->format));
+    }
+
     /* Device memory is allocated here, not in init: the ffmpeg CLI creates
        and destroys a graph once just to inspect it. */
     return open_library(ctx, mainlink);
+}
+
+/**
+ * Count each input's frames (taken by framesync or queued) and note the order
+ * in which the inputs end by themselves, for the warning about inputs of
+ * different lengths. Once the output has ended (framesync ends the other
+ * input itself with shortest=1 or eof_action=endall), a later end is ours.
+ */
+static void note_input_ends(AVFilterContext *ctx)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+    int newly[2] = { 0 };
+
+    if (!ctx->inputs[0] || !ctx->inputs[1] || !ctx->outputs[0])
+        return; /* uninit of a filter that was never linked */
+    if (ff_outlink_get_status(ctx->outputs[0]))
+        s->out_ended = 1; /* ended downstream, or at the end of the stream */
+    for (int i = 0; i < 2; i++) {
+        AVFilterLink *inlink = ctx->inputs[i];
+        uint64_t n = ff_filter_link(inlink)->frame_count_out + ff_inlink_queued_frames(inlink);
+
+        s->nb_in[i] = FFMAX(s->nb_in[i], n);
+        newly[i] = !s->out_ended && !s->in_ended[i] && ff_outlink_get_status(inlink);
+    }
+    if (newly[0] && newly[1]) {
+        /* Both ended since the last call: the shorter first. */
+        int first = s->nb_in[1] < s->nb_in[0];
+
+        s->in_ended[first]  = ++s->nb_ended;
+        s->in_ended[!first] = ++s->nb_ended;
+    } else {
+        for (int i = 0; i < 2; i++)
+            if (newly[i])
+                s->in_ended[i] = ++s->nb_ended;
+    }
+}
+
+/** At the end: inputs with different frame counts are scored as framesync
+    pairs them (shortest, repeatlast, eof_action), so say so. */
+static void report_lengths(AVFilterContext *ctx)
+{
+    static const char *const input_name[2] = { "main", "reference" };
+    LIBVMAFHIPContext *s = ctx->priv;
+    int first;
+
+    if (s->nb_in[0] == s->nb_in[1] || !s->nb_ended)
+        return;
+    first = !s->in_ended[1] ? 0 : !s->in_ended[0] ? 1 : s->in_ended[1] < s->in_ended[0];
+    /* The other input was cut (shortest=1, endall) before it was seen to be
+       longer: the lengths may well be the same. */
+    if (!s->in_ended[!first] && s->nb_in[!first] <= s->nb_in[first])
+        return;
+    if (s->in_ended[!first] && s->nb_repeated[first])
+        av_log(ctx, AV_LOG_WARNING, "The inputs have different lengths: main %"PRIu64
+               " frames, reference %"PRIu64" frames; the %s input ended first and its last "
+               "frame was used %"PRIu64" more times, to the end of the %s input\n",
+               s->nb_in[0], s->nb_in[1], input_name[first], s->nb_repeated[first],
+               input_name[!first]);
+    else if (s->in_ended[!first])
+        av_log(ctx, AV_LOG_WARNING, "The inputs have different lengths: main %"PRIu64
+               " frames, reference %"PRIu64" frames; the %s input ended first\n",
+               s->nb_in[0], s->nb_in[1], input_name[first]);
+    else
+        av_log(ctx, AV_LOG_WARNING, "The inputs have different lengths: main %s%"PRIu64
+               " frames, reference %s%"PRIu64" frames; the %s input ended first and the "
+               "%s input was not read to its end (shortest=1 or eof_action=endall)\n",
+               first == 1 ? "at least " : "", s->nb_in[0],
+               first == 0 ? "at least " : "", s->nb_in[1],
+               input_name[first], input_name[!first]);
+}
+
+/**
+ * Write log_path at the end of the stream, so that a failure (a full disk)
+ * fails the stream and so ffmpeg's exit status.
+ */
+static int write_log(AVFilterContext *ctx)
+{
+    LIBVMAFHIPContext *s = ctx->priv;
+    char what[1024];
+    int ret;
+
+    s->log_written = 1;
+    ret = vmafhip_write_log(s->vh, s->log_path, s->log_format, 0);
+    if (ret < 0) {
+        snprintf(what, sizeof(what), "Could not write the log file %s", s->log_path);
+        return lib_error(ctx, ret, what);
+    }
+    return 0;
 }
 
 static int activate(AVFilterContext *ctx)
@@ -586,6 +697,7 @@ static int activate(AVFilterContext *ctx)
         free_pending(s);
     if (s->fail_err)
         return fail_stream(ctx, s->fail_err);
+    note_input_ends(ctx);
 
     /* A sample out of range is found when a frame's results are collected:
        at a later submission, or at the end of the stream, after framesync
@@ -622,6 +734,14 @@ static int activate(AVFilterContext *ctx)
     ret = output_frames(ctx, ff_outlink_get_status(outlink) != 0);
     if (ret < 0)
         return ret;
+    if (ff_outlink_get_status(outlink)) {
+        s->out_ended = 1;
+        /* The log, now that every score is complete, unless the stream broke
+           (then uninit says that there is none). */
+        if (s->log_path && !s->log_written && s->vh && vmafhip_frame_count(s->vh) > 0 &&
+            !s->broken && (ret = write_log(ctx)) < 0)
+            return ret;
+    }
     /* Not found before framesync ended the output: fail now (ffmpeg may
        then drop the frames just sent). */
     if (s->broken && !s->fail_err && ff_outlink_get_status(outlink)) {
@@ -681,25 +801,21 @@ static av_cold void uninit(AVFilterContext *ctx)
         for (int i = 0; i < nb_agg; i++)
             av_log(ctx, AV_LOG_INFO, "%s: %.6f\n", agg_names[i], agg_values[i]);
 
-        if (s->log_path) {
-            ret = vmafhip_write_log(s->vh, s->log_path, s->log_format, 0);
-            if (ret < 0) {
-                char what[1024];
-
-                snprintf(what, sizeof(what), "Could not write the log file %s",
-                         s->log_path);
-                lib_error(ctx, ret, what);
-            }
-        }
+        /* Written at the end of the stream, unless the graph was closed
+           before (then a failure can only be reported). */
+        if (s->log_path && !s->log_written)
+            write_log(ctx);
     } else if (s->vh && s->log_path) {
         av_log(ctx, AV_LOG_WARNING, "No frame pair was scored: %s not written\n",
                s->log_path);
     }
 
 counts:
+    note_input_ends(ctx);
+    report_lengths(ctx);
     if (s->nb_no_ref)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" main frames had no reference frame "
-               "(the reference starts later) and were not scored\n", s->nb_no_ref);
+               "(the reference starts later or ended before) and were not scored\n", s->nb_no_ref);
     if (s->nb_pts_mismatch)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" of %"PRIu64" frame pairs were "
                "matched with different timestamps\n",
@@ -748,12 +864,12 @@ const AVFilter ff_vf_libvmaf_hip = {
     .flags         = AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL |
                      AVFILTER_FLAG_METADATA_ONLY,
 #endif /* LIBAVFILTER_VERSION_MAJOR >= 11 */
-    .preinit       = libvmaf_hip_preinit,
+    .preinit       = libvmaf_hip_framesync_preinit,
     .init          = init,
     .uninit        = uninit,
     .activate      = activate,
     .priv_size     = sizeof(LIBVMAFHIPContext),
     FILTER_INPUTS(libvmaf_hip_inputs),
     FILTER_OUTPUTS(libvmaf_hip_outputs),
-    FILTER_QUERY_FUNC2(query_formats),
+    FILTER_PIXFMTS_ARRAY(pix_fmts),
 };

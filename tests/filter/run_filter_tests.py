@@ -7,8 +7,9 @@
 Each TEST is one meson test (suite 'filter'); see TESTS at the end for what each checks.
 Environment:
     VMAFHIP_TEST_FFMPEG   the patched ffmpeg, absolute or relative to the source tree
-                          (default: build/ffmpeg-8.1/ffmpeg, else the 9.0, then the 7.1
-                          build); ffprobe is taken from its folder
+                          (default: build/test-ffmpeg-8.1/ffmpeg, tools/test-all's, else
+                          the 9.0, then the 7.1 one, else the same in build/ffmpeg-*/);
+                          ffprobe is taken from its folder
     VMAFHIP_TEST_BACKEND  backend= of every run: cpu (default; CI has no GPU) or hip
     VMAFHIP_TEST_VERBOSE  1: print every command and keep the temporary files
 Exit status: 0 passed, 1 failed, 77 skipped (no patched ffmpeg, or a precondition is missing).
@@ -180,7 +181,8 @@ class Test:
         if env and not os.path.isabs(env) and not os.path.exists(env):
             env = os.path.join(self.source, env)  # meson runs tests in the build folder
         candidates = [env] if env else [
-            os.path.join(self.source, 'build', f'ffmpeg-{v}', 'ffmpeg') for v in ('8.1', '9.0', '7.1')]
+            os.path.join(self.source, 'build', f'{kind}ffmpeg-{v}', 'ffmpeg')
+            for kind in ('test-', '') for v in ('8.1', '9.0', '7.1')]
         for c in candidates:
             if c and os.access(c, os.X_OK):
                 break
@@ -478,6 +480,12 @@ def test_options(t):
             f'framesync options: {fs}, psnr has {psnr.get("framesync")}')
     t.check(fs and {'eof_action', 'shortest', 'repeatlast'} <= set(fs),
             f'framesync options missing: {fs}')
+    # framesync's defaults, as in FFmpeg's libvmaf (shortest false): the README's option
+    # table says the same.
+    t.check(fs and fs.get('shortest') == ('boolean', 'false'), f'shortest: {fs and fs.get("shortest")}')
+    readme = open(os.path.join(t.source, 'README.md')).read()
+    m = re.search(r'^\| `shortest` \| `([^`]*)` \|', readme, re.M)
+    t.check(m and m[1] == '0', f"README.md: shortest's default is {m and m[1]}, ffmpeg -h says false")
 
     p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
     # The old per-metric filter options are rejected by FFmpeg's option parser.
@@ -816,7 +824,8 @@ def test_eof(t):
     """End of stream with motion (every VMAF model): the last frame leaves with complete
     scores (integer_motion2 of the last frame = its SAD score, as libvmaf at flush); the
     default shortest=1 stops at the shorter input, whichever it is, with the library's
-    scores of the frames scored; shortest=0 and repeatlast=0 lose and duplicate no main
+    scores of the frames scored; the default is framesync's, as in FFmpeg's libvmaf
+    (shortest=0, repeatlast=1); shortest=0 and repeatlast=0 lose and duplicate no main
     frame (count and timestamps are the main input's)."""
     p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
     keys = p.keys(['psnr', 'float_ssim'] + MODEL_FEATURES)
@@ -834,7 +843,7 @@ def test_eof(t):
             'library: motion2 of the last of 5 frames is not its SAD')
     for what, inputs in (('reference shorter', p.dis.input() + ref5.input()),
                          ('main shorter', dis5.input() + p.ref.input())):
-        (frames,), _ = t.score(inputs, f'[0:v][1:v]{t.filt()}[o0]')
+        (frames,), _ = t.score(inputs, f'[0:v][1:v]{t.filt("shortest=1")}[o0]')
         t.check([f['pts'] for f in frames] == [0, 1, 2, 3, 4], f'{what}: pts {[f["pts"] for f in frames]}')
         t.check([f['tags'] for f in frames] == want, f'{what}: scores differ from the library\'s on 5 frames')
         t.check(frames and frames[3]['tags'].get('integer_motion2') == '%.6f' % p.golden[3]['integer_motion2'],
@@ -844,6 +853,8 @@ def test_eof(t):
     # shortest=0 (repeatlast=1): main frames after the end of the reference are scored
     # against its last frame.
     (frames,), _ = t.score(p.dis.input() + ref5.input(), f'[0:v][1:v]{t.filt("shortest=0")}[o0]')
+    (default,), _ = t.score(p.dis.input() + ref5.input(), f'[0:v][1:v]{t.filt()}[o0]')
+    t.check(default == frames, 'the default differs from shortest=0 (framesync\'s default, libvmaf\'s)')
     t.check([f['pts'] for f in frames] == pts10 and all(len(f['tags']) == len(keys) for f in frames),
             f'shortest=0, reference shorter: pts {[f["pts"] for f in frames]}, scored '
             f'{[f["n"] for f in frames if f["tags"]]}')
@@ -877,7 +888,7 @@ def test_lengths(t):
     # Reference delayed by 50 ms: main frames 0 and 1 (0, 40 ms) have none; the others pair
     # with the reference frame 10 ms or 30 ms earlier.
     graph = (f'[1:v]settb=1/1000,setpts=PTS+50/(1000*TB)[r];[0:v]settb=1/1000[d];'
-             f'[d][r]{t.filt()}[o0]')
+             f'[d][r]{t.filt("shortest=1")}[o0]')
     (frames,), r = t.score(p.input(), graph)
     t.check(len(frames) == 10, f'delayed reference: {len(frames)} frames output, expected 10')
     t.check(not frames[0]['tags'] and not frames[1]['tags'] and all(len(f['tags']) == 19 for f in frames[2:]),
@@ -885,19 +896,74 @@ def test_lengths(t):
     t.check('2 main frames had no reference frame' in r.stderr, 'no warning about 2 unmatched frames')
     t.check('8 of 8 frame pairs were matched with different timestamps' in r.stderr,
             'no warning about 8 pairs with different timestamps')
+    t.check('different lengths' not in r.stderr, 'delayed reference: a warning about lengths')
+
+    # Inputs of different lengths: a warning at the end with both counts and the input that
+    # ended first; the pairs with an ended input's last frame are not timestamp mismatches.
+    ref5, dis5 = truncated(t, p.ref, 5), truncated(t, p.dis, 5)
+    cases = [
+        ('reference shorter', p.dis.input() + ref5.input(), '',
+         'The inputs have different lengths: main 10 frames, reference 5 frames; the reference '
+         'input ended first and its last frame was used 5 more times, to the end of the main input'),
+        ('main shorter', dis5.input() + p.ref.input(), '',
+         'The inputs have different lengths: main 5 frames, reference 10 frames; the main '
+         'input ended first and its last frame was used 5 more times, to the end of the reference input'),
+        ('reference shorter, repeatlast=0', p.dis.input() + ref5.input(), 'repeatlast=0',
+         'The inputs have different lengths: main 10 frames, reference 5 frames; the reference '
+         'input ended first\n'),
+        ('reference shorter, shortest=1', p.dis.input() + ref5.input(), 'shortest=1',
+         re.compile(r'The inputs have different lengths: main (at least [6-9]|10) frames, reference 5 '
+                    r'frames; the reference input ended first and the main input was not read to its '
+                    r'end \(shortest=1 or eof_action=endall\)')),
+    ]
+    for what, inputs, opts, msg in cases:
+        (frames,), r = t.score(inputs, f'[0:v][1:v]{t.filt(opts)}[o0]')
+        found = msg.search(r.stderr) if isinstance(msg, re.Pattern) else msg in r.stderr
+        t.check(found and r.stderr.count('different lengths') == 1,
+                f'{what}: no warning {getattr(msg, "pattern", msg)!r}; stderr:\n{r.stderr[-1500:]}')
+        t.check('matched with different timestamps' not in r.stderr,
+                f'{what}: repeated frames reported as timestamp mismatches')
+    (frames,), r = t.score(p.input(), f'[0:v][1:v]{t.filt()}[o0]')
+    t.check('different lengths' not in r.stderr, 'same lengths: a warning about lengths')
 
 
 def test_mismatch(t):
-    """Different sizes or formats fail at configure time, naming both inputs."""
+    """Different sizes fail at configure time, naming both inputs. Other pixel formats are
+    converted by FFmpeg, as for FFmpeg's libvmaf filter (one format list for both inputs
+    and the output: FFmpeg inserts a scale filter), and the filter says so: rgb24 inputs
+    are scored as yuv444p, a reference in another format than the main input's is scored
+    in the main input's format."""
     p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
-    cases = [('[1:v]scale=288:162[r]', 'reference is 288x162 yuv420p, main is 576x324 yuv420p'),
-             ('[1:v]format=yuv444p[r]', 'reference is 576x324 yuv444p, main is 576x324 yuv420p'),
-             ('[1:v]format=yuv420p10le[r]', 'reference is 576x324 yuv420p10le, main is 576x324 yuv420p')]
-    for pre, msg in cases:
-        _, r = t.score(p.input(), f'{pre};[0:v][r]{t.filt()}[o0]', expect_ok=False)
-        t.check(r.returncode != 0, f'{pre}: exit status 0')
-        t.check(msg + ': both inputs must have the same size and pixel format' in r.stderr,
-                f'{pre}: message missing; stderr:\n{r.stderr[-1500:]}')
+    _, r = t.score(p.input(), f'[1:v]scale=288:162[r];[0:v][r]{t.filt()}[o0]', expect_ok=False)
+    t.check(r.returncode != 0, 'different sizes: exit status 0')
+    t.check('reference is 288x162 yuv420p, main is 576x324 yuv420p: both inputs must have the same '
+            'size' in r.stderr, f'different sizes: message missing; stderr:\n{r.stderr[-1500:]}')
+
+    def converted(which, src, dst):
+        return (f'{which} input converted from {src} to {dst} by FFmpeg (an automatic scale filter, '
+                'as for the libvmaf filter)')
+    keys = p.keys(['psnr', 'float_ssim'] + MODEL_FEATURES)
+    # A reference in another format: converted to the main input's; 8 -> 10 -> 8 bits gives
+    # the same samples back, so libvmaf's scores (FFmpeg's chroma round trip 4:2:0 -> 4:4:4
+    # -> 4:2:0 does not: scored, but not against the golden).
+    for fmt in ('yuv444p', 'yuv420p10le'):
+        (frames,), r = t.score(p.input(), f'[1:v]format={fmt}[r];[0:v][r]{t.filt()}[o0]')
+        t.check(converted('reference', fmt, 'yuv420p') in r.stderr,
+                f'reference {fmt}: no message about the conversion; stderr:\n{r.stderr[-1500:]}')
+        if fmt == 'yuv420p10le':
+            t.compare_golden(frames, p, keys, f'reference {fmt}')
+        else:
+            t.check(len(frames) == 10 and all(set(f['tags']) == keys for f in frames),
+                    f'reference {fmt}: not every frame scored')
+    # rgb24 inputs (libvmaf's filter takes them the same way): scored as yuv444p.
+    (frames,), r = t.score(p.input(), f'[0:v]format=rgb24[d];[1:v]format=rgb24[r];[d][r]{t.filt()}[o0]')
+    t.check(converted('main', 'rgb24', 'yuv444p') in r.stderr and
+            converted('reference', 'rgb24', 'yuv444p') in r.stderr,
+            f'rgb24: no message about the conversions; stderr:\n{r.stderr[-1500:]}')
+    t.check(len(frames) == 10 and all(set(f['tags']) == keys for f in frames) and
+            vmaf_score_lines(r.stderr), f'rgb24: not every frame scored; stderr:\n{r.stderr[-800:]}')
+    (frames,), r = t.score(p.input(), f'[0:v][1:v]{t.filt()}[o0]')
+    t.check('converted' not in r.stderr, 'a conversion reported where there is none')
 
 
 def scaled(t, fx, factor, pix_fmt):
@@ -1108,10 +1174,13 @@ def test_inflight(t):
                 t.check(eagain > 0 and waits > 0, f'{what}: shim saw {eagain} polls, {waits} waits')
     env = {'LD_PRELOAD': t.shim, 'VMAFHIP_SHIM_DELAY': '-1'}
     ref5 = truncated(t, p.ref, 5)
-    (sync5,), _ = t.score(p.dis.input() + ref5.input(), graph)
-    (frames,), r = t.score(p.dis.input() + ref5.input(), graph, env=env)
-    t.check(len(frames) == 5 and [f['tags'] for f in frames] == [f['tags'] for f in sync5],
-            'frames in flight, shorter reference: not the synchronous run\'s 5 frames and scores')
+    for opts, n in (('shortest=1', 5), ('', 10)):
+        g5 = f'[0:v][1:v]{t.filt(opts)}[o0]'
+        (sync5,), _ = t.score(p.dis.input() + ref5.input(), g5)
+        (frames,), r = t.score(p.dis.input() + ref5.input(), g5, env=env)
+        t.check(len(frames) == n and [f['tags'] for f in frames] == [f['tags'] for f in sync5],
+                f'frames in flight, shorter reference ({opts or "default"}): not the synchronous '
+                f'run\'s {n} frames and scores')
     vg = valgrind(t)
     if vg:
         q = t.pair('natural4_176x144_yuv422p__ref_vs_x264crf34')
@@ -1201,10 +1270,26 @@ def test_logfile(t):
                 w = pool(vals, s)
                 t.check(s in pooled[k] and abs(pooled[k][s] - w) <= 2e-6 * max(1, abs(w)),
                         f'{fmt}: pooled {k} {s} {pooled[k].get(s)}, expected {w:.6f}')
-    _, r = t.score(p.input(), f'[0:v][1:v]{t.filt("log_path=/nonexistent/dir/log.xml")}[o0]',
-                   expect_ok=False)
-    t.check('Could not write the log file /nonexistent/dir/log.xml' in r.stderr,
-            f'unwritable log path: no message; stderr:\n{r.stderr[-800:]}')
+    # A path that cannot be written fails when the filter is set up, before any frame is
+    # scored, naming the path and the reason (root writes anywhere: a missing folder, a path
+    # under a regular file, a folder).
+    for path, reason in (('/nonexistent/dir/log.xml', 'No such file or directory'),
+                         ('/etc/passwd/log.xml', 'Not a directory'),
+                         (t.tmp, 'Is a directory')):
+        (frames,), r = t.score(p.input(), f'[0:v][1:v]{t.filt(f"log_path={path}")}[o0]', expect_ok=False)
+        t.check(r.returncode != 0, f'log_path={path}: exit status 0')
+        t.check(f'Could not open the log file {path} for writing: {reason}' in r.stderr,
+                f'log_path={path}: no message; stderr:\n{r.stderr[-800:]}')
+        t.check('VMAF score' not in r.stderr and not frames, f'log_path={path}: frames were scored first')
+    # The check leaves no file behind.
+    fresh = t.tmpfile('fresh.json')
+    _, r = t.score(p.input(), f"[0:v][1:v]{t.filt(f'log_path={fresh}:log_fmt=json')}:enable=0[o0]")
+    t.check(not os.path.exists(fresh), f'{fresh} created with no frame scored')
+    # Writing fails at the end (a full disk: /dev/full): an error, and ffmpeg's exit status.
+    _, r = t.score(p.input(), f'[0:v][1:v]{t.filt("log_path=/dev/full:log_fmt=json")}[o0]', expect_ok=False)
+    t.check(r.returncode != 0, 'log_path=/dev/full: exit status 0')
+    t.check(re.search(r'Could not write the log file /dev/full: no space left on device', r.stderr, re.I),
+            f'log_path=/dev/full: no message; stderr:\n{r.stderr[-800:]}')
 
 
 def test_timeline(t):
