@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/common/fixtures.h"
 #include "vmafhip.h"
 
 namespace testfx {
@@ -34,15 +35,9 @@ inline FaultOutcome fault_scenario(VmafHipBackend backend, const char *features,
     FaultOutcome out;
     out.values.reserve(4096);
     std::vector<uint8_t> ref(W * H * 3 / 2), dis(ref.size());
-    VmafHipSettings s;
-    vmafhip_default_settings(&s);
-    s.width = W;
-    s.height = H;
-    s.bitdepth = 8;
-    s.chroma = VMAFHIP_CHROMA_420;
+    VmafHipSettings s = settings(W, H, 8, VMAFHIP_CHROMA_420, features);
     s.backend = backend;
     s.threads = 2;
-    s.features = features;
     s.models = models;
     s.log_level = VMAFHIP_LOG_ERROR;
     s.log_callback = [](void *, VmafHipLogLevel, const char *, va_list) {};

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/gpu_device.h"
+#include "tests/common/fixtures.h"
 #include "tests/common/memory.h"
 #include "vmafhip.h"
 
@@ -27,6 +28,7 @@ constexpr int kCycle = 8;          // distinct frame pairs, repeated
 constexpr int kWarmup = 100;       // frames before the first memory reading
 constexpr int kLinesizeAlign = 64; // FFmpeg's frame pools pad lines like this
 const char kFeatures[] = "psnr|float_ssim";
+const char kModels[] = "version=vmaf_v0.6.1";
 
 struct Frame {
     std::vector<uint8_t> plane[3];
@@ -61,13 +63,8 @@ Frame make_frame(int w, int h, int i, const Frame *ref)
 
 VmafHipSettings settings(int w, int h, VmafHipBackend backend)
 {
-    VmafHipSettings s;
-    vmafhip_default_settings(&s);
-    s.width = w;
-    s.height = h;
-    s.bitdepth = 8;
-    s.chroma = VMAFHIP_CHROMA_420;
-    s.features = kFeatures;
+    VmafHipSettings s = testfx::settings(w, h, 8, VMAFHIP_CHROMA_420, kFeatures);
+    s.models = kModels;
     s.backend = backend;
     return s;
 }
