@@ -24,8 +24,10 @@ long fault_gpu_calls()
 
 bool fault_gpu_now()
 {
-    const long n = calls.fetch_add(1, std::memory_order_relaxed) + 1;
-    return n == fail_at.load(std::memory_order_relaxed);
+    const long at = fail_at.load(std::memory_order_relaxed);
+    if (!at)
+        return false; // disarmed: nothing shared is written on the hot path
+    return calls.fetch_add(1, std::memory_order_relaxed) + 1 == at;
 }
 
 } // namespace vmafhip

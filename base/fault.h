@@ -10,7 +10,7 @@ namespace vmafhip {
 /// Fail the n-th checked GPU call from now (n >= 1); 0 disarms.
 void fault_arm_gpu(long n);
 
-/// Checked GPU calls seen since fault_arm_gpu(), armed or not.
+/// Checked GPU calls seen since fault_arm_gpu() armed the injection.
 long fault_gpu_calls();
 
 /// Called by every checked GPU call: true when this one must fail.
