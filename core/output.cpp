@@ -2,14 +2,15 @@
 // I/O errors; plus the number formats the writers share.
 #include "core/output.h"
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <new>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,6 +91,22 @@ int open_failed(VmafHipContext *c, const char *path)
                                            std::strerror(err)));
 }
 
+// A new file beside `path` ("<path>.<pid>.<n>"), its name in *tmp. O_EXCL
+// with a fresh name rather than mkstemp: the file gets 0666 less the umask,
+// as any new file, without touching the process-wide umask.
+int open_beside(const char *path, std::string *tmp)
+{
+    static std::atomic<unsigned> seq{0};
+    for (int tries = 0; tries < 100; tries++) {
+        *tmp = strprintf("%s.%d.%u", path, static_cast<int>(getpid()), seq++);
+        const int fd = open(tmp->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
 // Write the log to f and close it (but not stdout); `where` names it in
 // messages. Write errors (a full disk) surface at any write, the flush or
 // the close.
@@ -124,27 +141,26 @@ int write_log_file(VmafHipContext *c, const char *path, Writer writer, unsigned 
     // file or none, never half a log. Anything else (/dev/null, a pipe) is
     // written in place.
     struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    const bool exists = stat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
         FILE *f = std::fopen(path, "w");
         if (!f)
             return open_failed(c, path);
         return write_to(c, writer, flags, f, path);
     }
-    std::string tmp = path;
-    tmp += ".XXXXXX";
-    const int fd = mkstemp(tmp.data());
+    std::string tmp;
+    const int fd = open_beside(path, &tmp);
     if (fd < 0)
         return open_failed(c, path);
+    // A log that replaces one keeps its mode, as writing it in place did.
+    if (exists)
+        (void)fchmod(fd, st.st_mode & 07777);
     FILE *f = fdopen(fd, "w");
     if (!f) {
         close(fd);
         unlink(tmp.c_str());
         return open_failed(c, path);
     }
-    // mkstemp creates 0600; a log gets the mode a new file would (umask).
-    const mode_t mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0666 & ~mask);
     int ret;
     try {
         ret = write_to(c, writer, flags, f, path);
