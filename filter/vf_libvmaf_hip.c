@@ -97,8 +97,7 @@ typedef struct LIBVMAFHIPContext {
     uint64_t nb_in[2];         ///< frames of each input seen (taken or queued)
     uint64_t nb_repeated[2];   ///< events with the last frame of an input that has ended
     int64_t last_in_pts[2];    ///< framesync's pts of each input at the last event
-    int in_ended[2];           ///< order (1, 2) in which each input ended by itself, 0: not seen
-    int nb_ended;              ///< inputs seen ending by themselves
+    int in_ended[2];           ///< the input was seen ending by itself
     int out_ended;             ///< the output has ended: later input ends are ours, not theirs
 
     uint64_t nb_scored;        ///< frame pairs submitted
@@ -487,8 +486,8 @@ static int config_input_ref(AVFilterLink *inlink)
     AVFilterContext *ctx = inlink->dst;
     AVFilterLink *mainlink = ctx->inputs[0];
 
-    if (inlink->w != mainlink->w || inlink->h != mainlink->h ||
-        inlink->format != mainlink->format) {
+    /* The formats are the same: one format list for all links. */
+    if (inlink->w != mainlink->w || inlink->h != mainlink->h) {
         av_log(ctx, AV_LOG_ERROR, "reference is %dx%d %s, main is %dx%d %s: "
                "both inputs must have the same size (scale one of them)\n",
                inlink->w, inlink->h, av_get_pix_fmt_name(inlink->format),
@@ -597,15 +596,14 @@ static int config_output(AVFilterLink *outlink)
 }
 
 /**
- * Count each input's frames (taken by framesync or queued) and note the order
- * in which the inputs end by themselves, for the warning about inputs of
- * different lengths. Once the output has ended (framesync ends the other
- * input itself with shortest=1 or eof_action=endall), a later end is ours.
+ * Count each input's frames (taken by framesync or queued) and note which
+ * inputs end by themselves, for the warning about inputs of different
+ * lengths. Once the output has ended (framesync ends the other input itself
+ * with shortest=1 or eof_action=endall), a later end is ours.
  */
 static void note_input_ends(AVFilterContext *ctx)
 {
     LIBVMAFHIPContext *s = ctx->priv;
-    int newly[2] = { 0 };
 
     if (!ctx->inputs[0] || !ctx->inputs[1] || !ctx->outputs[0])
         return; /* uninit of a filter that was never linked */
@@ -616,18 +614,8 @@ static void note_input_ends(AVFilterContext *ctx)
         uint64_t n = ff_filter_link(inlink)->frame_count_out + ff_inlink_queued_frames(inlink);
 
         s->nb_in[i] = FFMAX(s->nb_in[i], n);
-        newly[i] = !s->out_ended && !s->in_ended[i] && ff_outlink_get_status(inlink);
-    }
-    if (newly[0] && newly[1]) {
-        /* Both ended since the last call: the shorter first. */
-        int first = s->nb_in[1] < s->nb_in[0];
-
-        s->in_ended[first]  = ++s->nb_ended;
-        s->in_ended[!first] = ++s->nb_ended;
-    } else {
-        for (int i = 0; i < 2; i++)
-            if (newly[i])
-                s->in_ended[i] = ++s->nb_ended;
+        if (!s->out_ended && ff_outlink_get_status(inlink))
+            s->in_ended[i] = 1;
     }
 }
 
@@ -639,9 +627,11 @@ static void report_lengths(AVFilterContext *ctx)
     LIBVMAFHIPContext *s = ctx->priv;
     int first;
 
-    if (s->nb_in[0] == s->nb_in[1] || !s->nb_ended)
+    if (s->nb_in[0] == s->nb_in[1] || (!s->in_ended[0] && !s->in_ended[1]))
         return;
-    first = !s->in_ended[1] ? 0 : !s->in_ended[0] ? 1 : s->in_ended[1] < s->in_ended[0];
+    /* Ends arrive from the inputs' own threads in any order: of two inputs
+       that both ended, the shorter ended first in stream time. */
+    first = s->in_ended[0] && s->in_ended[1] ? s->nb_in[1] < s->nb_in[0] : !s->in_ended[0];
     /* The other input was cut (shortest=1, endall) before it was seen to be
        longer: the lengths may well be the same. */
     if (!s->in_ended[!first] && s->nb_in[!first] <= s->nb_in[first])
