@@ -9,6 +9,7 @@
 #include <string>
 
 #include "base/log.h"
+#include "core/host_memory.h"
 #include "core/metrics.h"
 
 namespace vmafhip {
@@ -33,6 +34,9 @@ struct BackendStats {
     size_t device_bytes = 0; ///< device memory allocated by the backend
 };
 
+/// Backend::submit()'s fences for pictures that are not lent.
+inline void *const kNotLent[2] = {nullptr, nullptr};
+
 class Backend {
 public:
     virtual ~Backend() = default;
@@ -47,9 +51,16 @@ public:
     /// Start frame f (frames arrive in index order, f.index from 0; the
     /// backend fills f's prev_ref from the frames it kept). scored: run
     /// every extractor; otherwise only those that run on every frame
-    /// (n_subsample). The caller may reuse f's planes once this returns.
+    /// (n_subsample). The caller may reuse f's planes once this returns,
+    /// except a picture in lent memory (host_memory()): its fence is given
+    /// (fence[0] reference, fence[1] distorted, else nullptr), and the
+    /// backend may copy from it later and then marks the fence.
     /// @return 0 or a negative errno with *err set.
-    virtual int submit(const FrameView &f, bool scored, std::string *err) = 0;
+    virtual int submit(const FrameView &f, bool scored, void *const fence[2], std::string *err) = 0;
+
+    /// The memory of the pictures the context lends, from which this backend
+    /// copies fastest.
+    virtual std::shared_ptr<HostMemory> host_memory() const { return make_plain_host_memory(); }
 
     /// The accumulator block (Metrics::accum_bytes) of the oldest submitted,
     /// not yet collected frame into accum.

@@ -94,7 +94,7 @@ public:
     const std::string &name() const override { return name_; }
     int depth() const override { return depth_; }
 
-    int submit(const FrameView &f, bool scored, std::string *) override
+    int submit(const FrameView &f, bool scored, void *const *, std::string *) override
     {
         Job &j = jobs_[head_ % jobs_.size()];
         if (!worker_.joinable()) {

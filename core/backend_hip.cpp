@@ -6,9 +6,11 @@
 // Per frame (one slot): caller planes -> pinned host staging (host threads)
 // -> one async host-to-device copy into tightly packed device planes ->
 // zero the accumulators -> each extractor's kernels -> accumulators back to
-// pinned host memory -> event. Nothing is allocated per frame, and no
-// pointer to the caller's memory ever reaches a kernel: kernels read only
-// the device planes.
+// pinned host memory -> event. A picture the context lent (pinned already)
+// skips the host staging: one 2D copy per plane, pitch = its stride, and an
+// event that tells the lender when the block may be reused. Nothing is
+// allocated per frame, and no pointer to the caller's memory ever reaches a
+// kernel: kernels read only the device planes.
 //
 // Extractors that read earlier reference pictures (motion) read the luma of
 // the previous slots: a frame's kernels wait for the copies of those frames
@@ -51,6 +53,54 @@ size_t align_up(size_t v)
     return (v + kAlign - 1) / kAlign * kAlign;
 }
 
+// Lent pictures: pinned (portable: any device's context may copy from them),
+// each block with an event on the backend's device.
+class PinnedHostMemory final : public HostMemory {
+public:
+    explicit PinnedHostMemory(int device) : device_(device) {}
+
+    uint8_t *alloc(size_t bytes) override
+    {
+        void *p = nullptr;
+        if (hipHostMalloc(&p, bytes, hipHostMallocPortable) != hipSuccess) {
+            (void)hipGetLastError();
+            return nullptr;
+        }
+        return static_cast<uint8_t *>(p);
+    }
+    void free(uint8_t *p) override { (void)hipHostFree(p); }
+
+    // An event belongs to the device current when it is made; borrowers call
+    // from their own threads, whose current device is theirs to keep.
+    int new_fence(void **fence) override
+    {
+        int prev = 0;
+        hipEvent_t e = nullptr;
+        const bool ok = hipGetDevice(&prev) == hipSuccess && hipSetDevice(device_) == hipSuccess &&
+                        hipEventCreateWithFlags(&e, hipEventDisableTiming) == hipSuccess;
+        (void)hipSetDevice(prev);
+        (void)hipGetLastError();
+        if (!ok)
+            return -ENOMEM;
+        *fence = e;
+        return 0;
+    }
+    void delete_fence(void *fence) override { (void)hipEventDestroy(static_cast<hipEvent_t>(fence)); }
+
+    // A failed GPU reports through the context; for the block it means that
+    // no copy from it is pending any more.
+    bool fence_done(void *fence, bool wait) override
+    {
+        const hipEvent_t e = static_cast<hipEvent_t>(fence);
+        const hipError_t r = wait ? hipEventSynchronize(e) : hipEventQuery(e);
+        (void)hipGetLastError(); // "not ready" must not reach the next launch check
+        return r != hipErrorNotReady;
+    }
+
+private:
+    int device_;
+};
+
 class HipBackend final : public Backend {
 public:
     HipBackend(const Metrics &m, const Logger &log, const HipTuning &t)
@@ -62,7 +112,11 @@ public:
     int init(const VmafHipSettings &s, std::string *err);
     const std::string &name() const override { return name_; }
     int depth() const override { return depth_; }
-    int submit(const FrameView &f, bool scored, std::string *err) override;
+    int submit(const FrameView &f, bool scored, void *const fence[2], std::string *err) override;
+    std::shared_ptr<HostMemory> host_memory() const override
+    {
+        return std::make_shared<PinnedHostMemory>(dev_.index);
+    }
     int collect(bool wait, uint8_t *accum, std::string *err) override;
     bool stats(BackendStats *out) const override
     {
@@ -93,8 +147,8 @@ private:
     int create_slot(Slot &s, std::string *err);
     int enqueue_kernels(Slot &s, Work work, std::string *err);
     int capture_graph(Slot &s, Work work, std::string *err);
-    void stage_on_host(Slot &s, const FrameView &f);
-    int copy_direct(Slot &s, const FrameView &f, std::string *err);
+    void stage_on_host(Slot &s, const FrameView &f, const bool staged[2]);
+    int copy_direct(Slot &s, const FrameView &f, int pic, std::string *err);
     bool runs(const Instance &x, Work work) const { return work == ALL || x.ext->every_frame(); }
 
     /// Rows [y0, y1) of one plane: the unit of parallel host staging.
@@ -308,13 +362,16 @@ int HipBackend::enqueue_kernels(Slot &s, Work work, std::string *err)
     return 0;
 }
 
-// Caller planes -> pinned staging, rows packed; big frames split over threads.
-void HipBackend::stage_on_host(Slot &s, const FrameView &f)
+// Caller planes of the staged pictures -> pinned staging, rows packed; big
+// frames split over threads.
+void HipBackend::stage_on_host(Slot &s, const FrameView &f, const bool staged[2])
 {
     const int bps = m_.g.bytes_per_sample();
     auto copy = [&](int b0, int b1) {
         for (int b = b0; b < b1; b++) {
             const Band &band = bands_[b];
+            if (!staged[band.pic])
+                continue;
             const PlaneView &src = band.pic ? f.dis[band.plane] : f.ref[band.plane];
             const size_t row = static_cast<size_t>(src.w) * bps;
             uint8_t *dst = s.host + plane_off_[band.pic][band.plane];
@@ -329,47 +386,62 @@ void HipBackend::stage_on_host(Slot &s, const FrameView &f)
         pool_.parallel_for(static_cast<int>(bands_.size()), 1, copy);
 }
 
-// hipMemcpy2DAsync from pageable memory returns once the runtime has taken
+// Picture pic (0 reference, 1 distorted) straight from the caller's memory,
+// one 2D copy per plane. From pinned (lent) memory the copy is asynchronous;
+// from pageable memory hipMemcpy2DAsync returns once the runtime has taken
 // its own copy, so the caller may reuse the planes afterwards.
-int HipBackend::copy_direct(Slot &s, const FrameView &f, std::string *err)
+int HipBackend::copy_direct(Slot &s, const FrameView &f, int pic, std::string *err)
 {
     const int bps = m_.g.bytes_per_sample();
-    for (int pic = 0; pic < 2; pic++)
-        for (int p = 0; p < m_.planes; p++) {
-            const PlaneView &src = pic ? f.dis[p] : f.ref[p];
-            const size_t row = static_cast<size_t>(src.w) * bps;
-            // A bottom-up plane (negative stride) has no positive pitch: row by row.
-            if (src.stride < 0) {
-                for (int y = 0; y < src.h; y++)
-                    GPU_TRY(hipMemcpyAsync(s.dev + plane_off_[pic][p] + y * row, src.row<uint8_t>(y),
-                                           row, hipMemcpyHostToDevice, s.stream));
-                continue;
-            }
-            GPU_TRY(hipMemcpy2DAsync(s.dev + plane_off_[pic][p], row, src.data,
-                                     static_cast<size_t>(src.stride), row,
-                                     static_cast<size_t>(src.h), hipMemcpyHostToDevice, s.stream));
+    for (int p = 0; p < m_.planes; p++) {
+        const PlaneView &src = pic ? f.dis[p] : f.ref[p];
+        const size_t row = static_cast<size_t>(src.w) * bps;
+        // A bottom-up plane (negative stride) has no positive pitch: row by row.
+        if (src.stride < 0) {
+            for (int y = 0; y < src.h; y++)
+                GPU_TRY(hipMemcpyAsync(s.dev + plane_off_[pic][p] + y * row, src.row<uint8_t>(y),
+                                       row, hipMemcpyHostToDevice, s.stream));
+            continue;
         }
+        GPU_TRY(hipMemcpy2DAsync(s.dev + plane_off_[pic][p], row, src.data,
+                                 static_cast<size_t>(src.stride), row, static_cast<size_t>(src.h),
+                                 hipMemcpyHostToDevice, s.stream));
+    }
     return 0;
 }
 
-int HipBackend::submit(const FrameView &f, bool scored, std::string *err)
+int HipBackend::submit(const FrameView &f, bool scored, void *const fence[2], std::string *err)
 {
     GPU_TRY(hipSetDevice(dev_.index));
     Slot &s = slots_[head_ % slots_.size()];
     const Work work = scored ? ALL : EVERY_FRAME;
-    if (s.host) {
+    // Pictures staged on the host: not lent, and pinned staging available.
+    const bool staged[2] = {s.host && !fence[0], s.host && !fence[1]};
+    s.host_copy_ms = 0;
+    if (staged[0] || staged[1]) {
         const auto t0 = std::chrono::steady_clock::now();
-        stage_on_host(s, f);
+        stage_on_host(s, f, staged);
         s.host_copy_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     }
     if (tuning_.timing)
         GPU_TRY(hipEventRecord(s.t_start, s.stream));
     int ret = 0;
-    if (s.host)
+    if (staged[0] && staged[1]) {
         GPU_TRY(hipMemcpyAsync(s.dev, s.host, frame_bytes_, hipMemcpyHostToDevice, s.stream));
-    else if ((ret = copy_direct(s, f, err)) < 0)
-        return ret;
+    } else {
+        for (int pic = 0; pic < 2; pic++) {
+            // The pictures' planes are consecutive in the slot's buffers.
+            const size_t begin = plane_off_[pic][0], end = pic ? frame_bytes_ : plane_off_[1][0];
+            if (staged[pic])
+                GPU_TRY(hipMemcpyAsync(s.dev + begin, s.host + begin, end - begin,
+                                       hipMemcpyHostToDevice, s.stream));
+            else if ((ret = copy_direct(s, f, pic, err)) < 0)
+                return ret;
+            if (fence[pic])
+                GPU_TRY(hipEventRecord(static_cast<hipEvent_t>(fence[pic]), s.stream));
+        }
+    }
     GPU_TRY(hipEventRecord(s.copied, s.stream));
     // Earlier reference pictures this frame reads: their copies must be done.
     for (int k = 0; k < m_.lookbehind && head_ > static_cast<unsigned>(k); k++)

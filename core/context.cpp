@@ -49,7 +49,10 @@ int open_context(VmafHipContext *c, std::string *msg)
         c->aggregate_name_ptrs.push_back(n.c_str());
     c->rows.set_width(c->metrics.names.size());
     c->accum.resize(c->metrics.accum_bytes);
-    return create_backend(c, msg);
+    if ((ret = create_backend(c, msg)) < 0)
+        return ret;
+    c->lent = std::make_shared<LentPictures>(c->backend->host_memory(), c->metrics.g);
+    return 0;
 }
 
 // Plane p must be readable: not NULL, rows of at least the stored width.
@@ -289,17 +292,37 @@ extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
             f.ref[p].data = static_cast<const uint8_t *>(ref->data[p]);
             f.ref[p].stride = ref->stride[p];
         }
+        // Lent pictures are copied asynchronously; their blocks get fences.
+        void *const fence[2] = {c->lent->fence_of(*ref, planes), c->lent->fence_of(*dis, planes)};
         if (!c->submitted())
             c->first_submit = std::chrono::steady_clock::now();
         c->rows.add();
         c->status.push_back(FRAME_IN_FLIGHT);
-        if ((ret = c->backend->submit(f, c->metrics.scored(f.index), &msg)) < 0) {
+        if ((ret = c->backend->submit(f, c->metrics.scored(f.index), fence, &msg)) < 0) {
             c->status.back() = ret;
             c->fatal = ret;
             return context_fail(c, ret, msg);
         }
         return static_cast<int>(c->submitted() - 1);
     });
+}
+
+extern "C" int vmafhip_picture_borrow(VmafHipContext *c, int align, VmafHipLentPicture *pic)
+{
+    if (!c || !pic)
+        return -EINVAL;
+    // Nothing is logged: the borrower may be another thread than the one
+    // that uses the context, and the codes say all.
+    try {
+        return c->lent->borrow(align, pic);
+    } catch (const std::bad_alloc &) {
+        return -ENOMEM;
+    }
+}
+
+extern "C" void vmafhip_picture_release(void *handle)
+{
+    LentPictures::release(handle);
 }
 
 extern "C" int vmafhip_feature_names(VmafHipContext *c, const char *const **names)

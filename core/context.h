@@ -11,6 +11,7 @@
 #include "base/log.h"
 #include "core/backend.h"
 #include "core/frame_rows.h"
+#include "core/lent_pictures.h"
 #include "core/metrics.h"
 #include "vmafhip.h"
 
@@ -31,6 +32,7 @@ struct VmafHipContext {
     VmafHipSettings settings{};  ///< as given, without the caller's string pointers
     vmafhip::Metrics metrics;
     std::unique_ptr<vmafhip::Backend> backend;
+    std::shared_ptr<vmafhip::LentPictures> lent; ///< vmafhip_picture_borrow()'s
 
     std::vector<const char *> name_ptrs, aggregate_name_ptrs;
     vmafhip::FrameRows rows;        ///< per-frame values, metrics.names order

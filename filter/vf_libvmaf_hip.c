@@ -35,6 +35,7 @@
 #include <vmafhip.h>
 
 #include "libavutil/avstring.h"
+#include "libavutil/cpu.h"
 #include "libavutil/dict.h"
 #include "libavutil/fifo.h"
 #include "libavutil/file_open.h"
@@ -105,6 +106,7 @@ typedef struct LIBVMAFHIPContext {
     uint64_t nb_pts_mismatch;  ///< pairs whose timestamps differ
     uint64_t nb_range_errors;  ///< frames the library refused to score
     uint64_t nb_unscored;      ///< frames passed unscored because the stream broke
+    uint64_t nb_lent;          ///< frames earlier filters allocated in memory the library lent
     int range_warned;
 } LIBVMAFHIPContext;
 
@@ -816,18 +818,67 @@ counts:
     if (s->nb_unscored)
         av_log(ctx, AV_LOG_WARNING, "%"PRIu64" frames were passed on unscored "
                "because the stream could not be scored\n", s->nb_unscored);
+    if (s->vh) /* not the ffmpeg CLI's graph that is only inspected */
+        av_log(ctx, AV_LOG_VERBOSE, "%"PRIu64" input frames were allocated in memory the "
+               "library lends (no host copy on the GPU)\n", s->nb_lent);
 
     vmafhip_close(&s->vh);
 }
 
+static void release_lent(void *handle, uint8_t *data)
+{
+    vmafhip_picture_release(handle);
+}
+
+/**
+ * Frames that the filters before this one allocate for us are written
+ * straight into (pinned) memory the library lends: they go to the GPU with
+ * one DMA copy per plane and no host copy. A main frame leaves the filter
+ * only once its scores are complete, so downstream never sees it while it is
+ * being copied. Where the library lends nothing (not open yet, every picture
+ * borrowed, another size), NULL: FFmpeg allocates as usual.
+ */
+static AVFrame *get_video_buffer(AVFilterLink *inlink, int w, int h)
+{
+    LIBVMAFHIPContext *s = inlink->dst->priv;
+    VmafHipLentPicture lent;
+    AVFrame *frame;
+
+    if (!s->vh || w != inlink->w || h != inlink->h ||
+        vmafhip_picture_borrow(s->vh, av_cpu_max_align(), &lent) < 0)
+        return NULL;
+    frame = av_frame_alloc();
+    if (frame)
+        frame->buf[0] = av_buffer_create(lent.data[0], lent.size, release_lent, lent.handle, 0);
+    if (!frame || !frame->buf[0]) {
+        av_frame_free(&frame);
+        vmafhip_picture_release(lent.handle);
+        return NULL;
+    }
+    for (int i = 0; i < 3 && lent.data[i]; i++) {
+        frame->data[i]     = lent.data[i];
+        frame->linesize[i] = lent.stride[i];
+    }
+    frame->width               = w;
+    frame->height              = h;
+    frame->format              = inlink->format;
+    frame->sample_aspect_ratio = inlink->sample_aspect_ratio;
+    frame->colorspace          = inlink->colorspace;
+    frame->color_range         = inlink->color_range;
+    s->nb_lent++;
+    return frame;
+}
+
 static const AVFilterPad libvmaf_hip_inputs[] = {
     {
-        .name         = "main",
-        .type         = AVMEDIA_TYPE_VIDEO,
+        .name             = "main",
+        .type             = AVMEDIA_TYPE_VIDEO,
+        .get_buffer.video = get_video_buffer,
     },{
-        .name         = "reference",
-        .type         = AVMEDIA_TYPE_VIDEO,
-        .config_props = config_input_ref,
+        .name             = "reference",
+        .type             = AVMEDIA_TYPE_VIDEO,
+        .config_props     = config_input_ref,
+        .get_buffer.video = get_video_buffer,
     },
 };
 

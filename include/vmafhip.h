@@ -127,6 +127,22 @@ typedef struct VmafHipPicture {
     ptrdiff_t stride[3];
 } VmafHipPicture;
 
+/**
+ * A picture in host memory lent by the context (vmafhip_picture_borrow()):
+ * on the GPU backend it is pinned, so vmafhip_submit() copies it to the GPU
+ * with one DMA transfer per plane and no host-side copy. The planes are
+ * writable, laid out one after the other in one block, each row padded to
+ * the alignment asked for: with alignment 1 the block is exactly one frame
+ * of a raw planar file (FFmpeg's layout), so a reader can fill it with one
+ * read.
+ */
+typedef struct VmafHipLentPicture {
+    void *data[3];        ///< planes (data[1], data[2] NULL for 4:0:0)
+    ptrdiff_t stride[3];  ///< bytes per row
+    size_t size;          ///< bytes of the block that starts at data[0]
+    void *handle;         ///< give to vmafhip_picture_release()
+} VmafHipLentPicture;
+
 /** Pooled statistics of one feature over all frames, as libvmaf pools them. */
 typedef struct VmafHipPooled {
     double mean;          ///< sum / n
@@ -215,7 +231,8 @@ VMAFHIP_API void vmafhip_close(VmafHipContext **ctx);
 /**
  * Score one frame pair. The pictures are copied (staged) before this returns,
  * so the caller may free or overwrite them immediately; no pointer to them is
- * kept. The work runs asynchronously on the GPU backend (and on the CPU with
+ * kept. Lent pictures (vmafhip_picture_borrow()) are the exception: they are
+ * copied asynchronously, so they must not be written until released. The work runs asynchronously on the GPU backend (and on the CPU with
  * queue_depth > 1): up to queue_depth frames are in flight, and submit waits
  * for the oldest when the queue is full.
  *
@@ -232,6 +249,33 @@ VMAFHIP_API void vmafhip_close(VmafHipContext **ctx);
  */
 VMAFHIP_API int vmafhip_submit(VmafHipContext *ctx, const VmafHipPicture *dis,
                                const VmafHipPicture *ref);
+
+/**
+ * Borrow a picture of the context's size and format to fill and submit (see
+ * VmafHipLentPicture). A picture whose planes lie in a borrowed block is
+ * copied to the GPU asynchronously by vmafhip_submit(): after submitting it,
+ * read it if you like but do not write to it; release it when done, and the
+ * context lends it again once its copy has finished. Other pictures are
+ * copied before submit returns, as always. Lent memory lives until it is
+ * released, also past vmafhip_close().
+ *
+ * Thread-safe: may be called from any thread, also while another thread
+ * uses the context (readers filling pictures while the context scores).
+ *
+ * @param align row and plane alignment in bytes, a power of two from 1 to
+ *              4096 (1: rows packed, as in a raw file; 64: what FFmpeg's
+ *              SIMD code wants)
+ * @return 0;
+ *         -EINVAL a bad argument,
+ *         -EAGAIN every picture the context may lend is borrowed (at most 64
+ *                 and at most 1 GiB; release some, or use your own memory),
+ *         -ENOMEM no (pinned) host memory.
+ */
+VMAFHIP_API int vmafhip_picture_borrow(VmafHipContext *ctx, int align, VmafHipLentPicture *pic);
+
+/** Give back a picture from vmafhip_picture_borrow() (by its handle). May
+ *  be called from any thread, also after vmafhip_close(). NULL is accepted. */
+VMAFHIP_API void vmafhip_picture_release(void *handle);
 
 /**
  * Names of the per-frame scores, fixed at open, in libvmaf's log order:

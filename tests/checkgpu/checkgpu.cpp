@@ -248,11 +248,11 @@ int main(int argc, char **argv)
             FrameView f = view_of(m.g, pr[i], pd[i], m.planes);
             f.index = static_cast<unsigned>(i);
             const auto t_cpu = std::chrono::steady_clock::now();
-            cpu->submit(f, true, &err);
+            cpu->submit(f, true, kNotLent, &err);
             cpu->collect(true, a_cpu.data(), &err);
             cpu_ms = ms_since(t_cpu);
             const auto t_gpu = std::chrono::steady_clock::now();
-            if (gpu->submit(f, true, &err) < 0 || gpu->collect(true, a_gpu.data(), &err) < 0) {
+            if (gpu->submit(f, true, kNotLent, &err) < 0 || gpu->collect(true, a_gpu.data(), &err) < 0) {
                 std::printf("FAIL %s: %s\n", c.what, err.c_str());
                 bad++;
                 break;

@@ -1381,6 +1381,27 @@ def test_passthrough(t):
     t.check(all(len(f['tags']) == 19 for f in frames), 'not every frame scored')
 
 
+def test_lent(t):
+    """Frames that the filters before this one allocate are written into memory the library
+    lends (pinned on the GPU: no host copy), counted at the end; they score exactly as frames
+    in FFmpeg's own memory (a setpts between keeps the allocation FFmpeg's)."""
+    p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
+    runs = {}
+    for what, tail in (('lent', ''), ('own', ',setpts=PTS')):
+        graph = f'[0:v]avgblur=1{tail}[d];[1:v]avgblur=1{tail}[r];[d][r]{t.filt()}[o0]'
+        (frames,), r = t.score(['-v', 'verbose'] + p.input(), graph)
+        runs[what] = frames
+        m = re.search(r'(\d+) input frames were allocated in memory the library lends', r.stderr)
+        t.check(m and int(m.group(1)) == (20 if what == 'lent' else 0),
+                f'{what}: lent frames {m and m.group(1)}, expected {20 if what == "lent" else 0}')
+    t.check(len(runs['lent']) == 10 and all(len(f['tags']) == 19 for f in runs['lent']),
+            'lent: not every frame scored')
+    t.check([f['tags'] for f in runs['lent']] == [f['tags'] for f in runs['own']],
+            'scores from lent memory differ from those from FFmpeg\'s memory')
+    t.check([f['crc'] for f in runs['lent']] == [f['crc'] for f in runs['own']],
+            'output frames from lent memory differ')
+
+
 def test_fate(t):
     """The FATE test of the patches, through FFmpeg's make in the built tree: the default
     run (vmaf, ADM, VIF, motion, psnr, float_ssim) on FATE's refcmp clip."""
@@ -1428,6 +1449,7 @@ TESTS = {
     'logfile': test_logfile,
     'timeline': test_timeline,
     'passthrough': test_passthrough,
+    'lent': test_lent,
     'errors': test_errors,
     'fate': test_fate,
 }

@@ -3,13 +3,15 @@
 // times, the host-to-device copy rate and the copy-bound limit.
 //
 // Frames come from ordinary (pageable) host memory, as an application's
-// would. fps is the median of --runs runs through the public API; the
+// would, or with --lent from pictures the context lends (pinned on the GPU:
+// what the CLI's readers and FFmpeg's upstream filters fill). fps is the median of --runs runs through the public API; the
 // per-frame times come from one extra run with timing events on.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -34,6 +36,8 @@ struct Options {
     int runs = 3;
     int depth = 0;
     int threads = 0;
+    bool lent = false;
+    bool startup = false;
     HipTuning tuning;
 };
 
@@ -115,13 +119,57 @@ VmafHipSettings settings(const Options &o, int w, int h, int bpc, const std::str
     return s;
 }
 
+// The clip's frames copied into pictures context c lends (rows packed: the
+// clip's own layout), released with the object.
+struct LentClip {
+    std::vector<VmafHipLentPicture> lent;
+    std::vector<VmafHipPicture> pr, pd;
+
+    LentClip(VmafHipContext *c, const Clip &clip, std::string *err)
+    {
+        for (size_t i = 0; i < clip.ref.size(); i++)
+            for (const auto *frame : {&clip.ref[i], &clip.dis[i]}) {
+                VmafHipLentPicture l;
+                const int ret = vmafhip_picture_borrow(c, 1, &l);
+                if (ret < 0 || l.size != frame->size()) {
+                    *err = std::string("no lent picture: ") + vmafhip_strerror(ret);
+                    return;
+                }
+                lent.push_back(l);
+                std::memcpy(l.data[0], frame->data(), l.size);
+                const VmafHipPicture p = {{l.data[0], l.data[1], l.data[2]},
+                                          {l.stride[0], l.stride[1], l.stride[2]}};
+                (frame == &clip.ref[i] ? pr : pd).push_back(p);
+            }
+    }
+    ~LentClip()
+    {
+        for (const auto &l : lent)
+            vmafhip_picture_release(l.handle);
+    }
+};
+
 // Frames per second of one context fed as fast as possible for ~seconds.
-double run_fps(const VmafHipSettings &s, const Clip &clip, double seconds, std::string *err)
+double run_fps(const VmafHipSettings &s, const Clip &own, bool lend, double seconds, std::string *err)
 {
     VmafHipContext *c = nullptr;
     if (vmafhip_open(&c, &s) < 0) {
         *err = vmafhip_last_error(nullptr);
         return 0;
+    }
+    // The pictures to submit: the clip's, or lent copies of them.
+    struct Pictures {
+        std::vector<VmafHipPicture> pr, pd;
+    } clip{own.pr, own.pd};
+    std::unique_ptr<LentClip> lent;
+    if (lend) {
+        lent = std::make_unique<LentClip>(c, own, err);
+        if (!err->empty()) {
+            lent.reset();
+            vmafhip_close(&c);
+            return 0;
+        }
+        clip = Pictures{lent->pr, lent->pd};
     }
     double elapsed = 0;
     // warm-up frames are not timed; waiting for the last one's scores waits
@@ -149,13 +197,14 @@ double run_fps(const VmafHipSettings &s, const Clip &clip, double seconds, std::
 }
 
 // Several contexts on one device, one thread each: total frames per second.
-double run_streams(const VmafHipSettings &s, const Clip &clip, double seconds, int streams, std::string *err)
+double run_streams(const VmafHipSettings &s, const Clip &clip, bool lend, double seconds, int streams,
+                   std::string *err)
 {
     std::vector<double> fps(static_cast<size_t>(streams));
     std::vector<std::string> errs(static_cast<size_t>(streams));
     std::vector<std::thread> t;
     for (int i = 0; i < streams; i++)
-        t.emplace_back([&, i] { fps[i] = run_fps(s, clip, seconds, &errs[i]); });
+        t.emplace_back([&, i] { fps[i] = run_fps(s, clip, lend, seconds, &errs[i]); });
     double total = 0;
     for (int i = 0; i < streams; i++) {
         t[i].join();
@@ -194,7 +243,7 @@ bool gpu_timings(const VmafHipSettings &s, const Clip &clip, const HipTuning &tu
             b->collect(true, a.data(), &err);
             collected++;
         }
-        b->submit(f, true, &err);
+        b->submit(f, true, kNotLent, &err);
         submitted++;
     }
     while (collected < submitted) {
@@ -202,6 +251,46 @@ bool gpu_timings(const VmafHipSettings &s, const Clip &clip, const HipTuning &tu
         collected++;
     }
     return b->stats(st);
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Where the time to the first score goes, in this process: the GPU runtime's
+// start (driver and context: the first call that needs the GPU), then per
+// context its open (memory, constants, graphs), its one frame to its score
+// (submit and flush: first launches) and its close, for two contexts one
+// after the other (what the second pays, every later context pays).
+int startup(const VmafHipSettings &s, const Clip &clip)
+{
+    auto t0 = std::chrono::steady_clock::now();
+    const int gpus = vmafhip_device_count();
+    std::printf("GPU runtime start (%d GPU%s): %.1f ms\n", gpus, gpus == 1 ? "" : "s", ms_since(t0));
+    for (int k = 1; k <= 2; k++) {
+        VmafHipContext *c = nullptr;
+        t0 = std::chrono::steady_clock::now();
+        if (vmafhip_open(&c, &s) < 0) {
+            std::printf("open failed: %s\n", vmafhip_last_error(nullptr));
+            return 1;
+        }
+        const double open_ms = ms_since(t0);
+        const double *v;
+        t0 = std::chrono::steady_clock::now();
+        if (vmafhip_submit(c, &clip.pd[0], &clip.pr[0]) < 0 || vmafhip_flush(c) < 0 ||
+            vmafhip_frame_scores(c, 0, 1, &v) < 0) {
+            std::printf("scoring failed: %s\n", vmafhip_last_error(c));
+            vmafhip_close(&c);
+            return 1;
+        }
+        const double frame_ms = ms_since(t0);
+        t0 = std::chrono::steady_clock::now();
+        vmafhip_close(&c);
+        std::printf("context %d on %s: open %.1f ms, one frame to its score %.1f ms, close %.1f ms\n",
+                    k, s.backend == VMAFHIP_BACKEND_CPU ? "cpu" : "hip", open_ms, frame_ms, ms_since(t0));
+    }
+    return 0;
 }
 
 std::vector<std::string> split(const char *s)
@@ -236,7 +325,12 @@ void usage()
         "  --depth N              frames in flight (default automatic)\n"
         "  --threads N            CPU threads (default one per core)\n"
         "  --staging pinned|direct  GPU staging route (default pinned)\n"
-        "  --no-graphs            launch kernels per frame instead of replaying graphs");
+        "  --lent                 submit pictures the context lends (vmafhip_picture_borrow():\n"
+        "                         pinned on the GPU, no host copy) instead of pageable ones\n"
+        "  --no-graphs            launch kernels per frame instead of replaying graphs\n"
+        "  --startup              instead of the table: the time to the first score, split into\n"
+        "                         the GPU runtime's start and each of two contexts' open, first\n"
+        "                         frame and close (first size, bit depth, row and backend)");
 }
 
 } // namespace
@@ -295,6 +389,10 @@ int main(int argc, char **argv)
         } else if (a == "--staging") {
             const std::string s = need();
             o.tuning.staging = s == "direct" ? HipTuning::STAGING_DIRECT : HipTuning::STAGING_PINNED;
+        } else if (a == "--startup") {
+            o.startup = true;
+        } else if (a == "--lent") {
+            o.lent = true;
         } else if (a == "--no-graphs") {
             o.tuning.graphs = false;
         } else if (a == "--help" || a == "-h") {
@@ -305,6 +403,11 @@ int main(int argc, char **argv)
             usage();
             return 2;
         }
+    }
+    if (o.startup) {
+        const auto &sz = o.sizes[0];
+        const Clip clip(sz.first, sz.second, o.bits[0], 1);
+        return startup(settings(o, sz.first, sz.second, o.bits[0], o.features[0], o.backends.back()), clip);
     }
     const bool have_gpu = vmafhip_device_count() > 0;
     double pinned_gbps = 0, pageable_gbps = 0;
@@ -334,7 +437,7 @@ int main(int argc, char **argv)
                         std::vector<double> fps;
                         std::string err;
                         for (int r = 0; r < o.runs; r++)
-                            fps.push_back(run_streams(s, clip, be == "cpu" ? o.seconds / 2 : o.seconds, streams, &err));
+                            fps.push_back(run_streams(s, clip, o.lent, be == "cpu" ? o.seconds / 2 : o.seconds, streams, &err));
                         std::sort(fps.begin(), fps.end());
                         const double med = fps[fps.size() / 2];
                         char size_text[32];

@@ -23,6 +23,7 @@
 #include "format.h"
 #include "input.h"
 #include "progress.h"
+#include "reader.h"
 #include "vmafhip.h"
 
 using namespace cli;
@@ -157,18 +158,6 @@ int skip(Input &in, int n, const Format &fmt, std::string *err)
     return 0;
 }
 
-// Frames in `in` when reading stopped after `read` of them, for the
-// unequal-length warning; reads the rest when the input has no known size.
-long long total_frames(Input &in, long long read, uint8_t *buf, std::string *err)
-{
-    if (in.frame_count() >= 0)
-        return in.frame_count();
-    int r;
-    while ((r = in.read(buf, err)) > 0)
-        read++;
-    return r < 0 ? -1 : read;
-}
-
 // Frames both inputs hold (at most --frame_cnt), for the progress line.
 long long expected_frames(const Options &o, const Input &ref, const Input &dis)
 {
@@ -179,23 +168,35 @@ long long expected_frames(const Options &o, const Input &ref, const Input &dis)
     return n;
 }
 
-// Read and submit frame pairs until an input ends or --frame_cnt is reached.
-// @return frames scored, or -1 with *err set.
+// Frames of the input whose reader did not end: known from its size, or
+// counted by reading it to its end.
+long long total_frames(const Input &in, FrameReader &reader, std::string *err)
+{
+    if (in.frame_count() >= 0)
+        return in.frame_count();
+    std::unique_ptr<Frame> f;
+    int r;
+    while ((r = reader.next(&f, err)) > 0)
+        f.reset();
+    return r < 0 ? -1 : reader.frames_read();
+}
+
+// Read (a thread per input) and submit frame pairs until an input ends or
+// --frame_cnt is reached. @return frames scored, or -1 with *err set.
 long long score(VmafHipContext *ctx, const Options &o, const Format &fmt, Input &ref, Input &dis,
                 std::string *err)
 {
-    std::vector<uint8_t> ref_buf(frame_bytes(fmt)), dis_buf(frame_bytes(fmt));
     Progress progress(!o.quiet && isatty(STDERR_FILENO), expected_frames(o, ref, dis));
+    FrameReader ref_reader(ctx, ref, fmt, o.frame_cnt), dis_reader(ctx, dis, fmt, o.frame_cnt);
     unsigned n = 0, done = 0;
-    int rr = 1, dr = 1;
-    while (!o.frame_cnt || n < static_cast<unsigned>(o.frame_cnt)) {
-        if ((rr = ref.read(ref_buf.data(), err)) < 0 || (dr = dis.read(dis_buf.data(), err)) < 0)
+    int rr, dr;
+    for (;;) {
+        std::unique_ptr<Frame> rf, df;
+        if ((rr = ref_reader.next(&rf, err)) < 0 || (dr = dis_reader.next(&df, err)) < 0)
             return -1;
         if (!rr || !dr)
             break;
-        const VmafHipPicture rp = frame_picture(fmt, ref_buf.data());
-        const VmafHipPicture dp = frame_picture(fmt, dis_buf.data());
-        if (vmafhip_submit(ctx, &dp, &rp) < 0) {
+        if (vmafhip_submit(ctx, &df->picture(), &rf->picture()) < 0) {
             *err = vmafhip_last_error(ctx);
             return -1;
         }
@@ -225,7 +226,7 @@ long long score(VmafHipContext *ctx, const Options &o, const Format &fmt, Input 
     if (rr != dr) {
         // One input ended; the other (whose last read succeeded) is longer.
         Input &longer = rr ? ref : dis;
-        const long long total = total_frames(longer, n + 1, rr ? ref_buf.data() : dis_buf.data(), err);
+        const long long total = total_frames(longer, rr ? ref_reader : dis_reader, err);
         if (total < 0)
             return -1;
         std::fprintf(stderr,

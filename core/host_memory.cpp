@@ -1,0 +1,34 @@
+#include "core/host_memory.h"
+
+#include <new>
+
+namespace vmafhip {
+
+namespace {
+
+constexpr std::align_val_t kPage{4096};
+
+class PlainHostMemory final : public HostMemory {
+public:
+    uint8_t *alloc(size_t bytes) override
+    {
+        return static_cast<uint8_t *>(::operator new(bytes, kPage, std::nothrow));
+    }
+    void free(uint8_t *p) override { ::operator delete(p, kPage); }
+    int new_fence(void **fence) override
+    {
+        *fence = nullptr;
+        return 0;
+    }
+    void delete_fence(void *) override {}
+    bool fence_done(void *, bool) override { return true; }
+};
+
+} // namespace
+
+std::shared_ptr<HostMemory> make_plain_host_memory()
+{
+    return std::make_shared<PlainHostMemory>();
+}
+
+} // namespace vmafhip

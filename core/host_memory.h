@@ -1,0 +1,34 @@
+// Host memory for pictures the library lends to callers, from the backend
+// that copies out of it: pinned on the GPU (DMA straight from it), plain on
+// the CPU. It outlives the backend: lent pictures may be released after the
+// context is closed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace vmafhip {
+
+class HostMemory {
+public:
+    virtual ~HostMemory() = default;
+
+    /// A block of `bytes`, page-aligned, or nullptr when none is left.
+    virtual uint8_t *alloc(size_t bytes) = 0;
+    virtual void free(uint8_t *p) = 0;
+
+    /// A fence for one block: the backend marks it after its (asynchronous)
+    /// copies from the block. *fence = nullptr where copies finish inside
+    /// submit (CPU). @return 0 or -ENOMEM.
+    virtual int new_fence(void **fence) = 0;
+    virtual void delete_fence(void *fence) = 0;
+
+    /// Whether every copy marked on `fence` is done; wait: block until it is.
+    virtual bool fence_done(void *fence, bool wait) = 0;
+};
+
+/// Plain page-aligned memory and no fences: the CPU backend's.
+std::shared_ptr<HostMemory> make_plain_host_memory();
+
+} // namespace vmafhip
