@@ -6,15 +6,10 @@ namespace vmafhip {
 
 namespace {
 
-constexpr std::align_val_t kPage{4096};
-
 class PlainHostMemory final : public HostMemory {
 public:
-    uint8_t *alloc(size_t bytes) override
-    {
-        return static_cast<uint8_t *>(::operator new(bytes, kPage, std::nothrow));
-    }
-    void free(uint8_t *p) override { ::operator delete(p, kPage); }
+    uint8_t *alloc(size_t bytes) override { return new (std::nothrow) uint8_t[bytes]; }
+    void free(uint8_t *p) override { delete[] p; }
     int new_fence(void **fence) override
     {
         *fence = nullptr;

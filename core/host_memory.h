@@ -14,7 +14,8 @@ class HostMemory {
 public:
     virtual ~HostMemory() = default;
 
-    /// A block of `bytes`, page-aligned, or nullptr when none is left.
+    /// A block of `bytes`, with no promise of alignment (pinned memory is
+    /// sub-allocated), or nullptr when none is left.
     virtual uint8_t *alloc(size_t bytes) = 0;
     virtual void free(uint8_t *p) = 0;
 

@@ -14,6 +14,8 @@ size_t align_up(size_t v, size_t a)
 
 // Bytes past the last plane, for SIMD code that reads a little beyond a row.
 constexpr size_t kTailPadding = 64;
+// The largest alignment a borrower may ask for: every block starts there.
+constexpr size_t kMaxAlign = 4096;
 
 } // namespace
 
@@ -72,16 +74,17 @@ int LentPictures::borrow(int align, VmafHipLentPicture *out)
             copying = copying ? copying : blk.get();
         }
         if (!b && blocks_.size() < kMaxBlocks &&
-            (blocks_.size() < 2 || bytes_ + size + kTailPadding <= kMaxBytes)) {
+            (blocks_.size() < 2 || bytes_ + size + kTailPadding + kMaxAlign - 1 <= kMaxBytes)) {
             auto blk = std::make_unique<Block>();
             blk->bytes = size + kTailPadding;
-            if (!(blk->mem = mem_->alloc(blk->bytes)))
+            if (!(blk->mem = mem_->alloc(blk->bytes + kMaxAlign - 1)))
                 return -ENOMEM;
+            blk->base = blk->mem + (kMaxAlign - reinterpret_cast<uintptr_t>(blk->mem) % kMaxAlign) % kMaxAlign;
             if (mem_->new_fence(&blk->fence) < 0) {
                 mem_->free(blk->mem);
                 return -ENOMEM;
             }
-            bytes_ += blk->bytes;
+            bytes_ += blk->bytes + kMaxAlign - 1;
             blocks_.push_back(std::move(blk));
             b = blocks_.back().get();
         }
@@ -93,7 +96,7 @@ int LentPictures::borrow(int align, VmafHipLentPicture *out)
     }
     mem_->fence_done(b->fence, true);
     for (int p = 0; p < 3; p++) {
-        out->data[p] = stride[p] ? b->mem + offset[p] : nullptr;
+        out->data[p] = stride[p] ? b->base + offset[p] : nullptr;
         out->stride[p] = stride[p];
     }
     out->size = size;
@@ -130,7 +133,7 @@ void *LentPictures::fence_of(const VmafHipPicture &pic, int planes) const
     }
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto &b : blocks_) {
-        const uintptr_t begin = reinterpret_cast<uintptr_t>(b->mem), end = begin + b->bytes;
+        const uintptr_t begin = reinterpret_cast<uintptr_t>(b->base), end = begin + b->bytes;
         bool inside = b->lent;
         for (int p = 0; p < planes && inside; p++)
             inside = lo[p] == hi[p] || (lo[p] >= begin && hi[p] <= end);

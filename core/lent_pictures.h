@@ -38,8 +38,9 @@ public:
 
 private:
     struct Block {
-        uint8_t *mem = nullptr;
-        size_t bytes = 0;
+        uint8_t *mem = nullptr;  ///< as allocated
+        uint8_t *base = nullptr; ///< mem aligned to kMaxAlign: the picture's start
+        size_t bytes = 0;        ///< from base
         void *fence = nullptr;
         bool lent = false;
         std::shared_ptr<LentPictures> owner; ///< set while lent: keeps the pool alive
