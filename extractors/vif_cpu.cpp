@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "base/cpu_clones.h"
 #include "base/thread_pool.h"
 #include "extractors/vif.h"
 
@@ -49,11 +50,25 @@ struct PaddedPair {
     }
 };
 
+/// Filter sums of one row, a field per array (loops over a row vectorise).
+struct RowSums {
+    std::vector<uint32_t> mu[2]; ///< means
+    std::vector<uint64_t> sq[3]; ///< second moments xx, yy, xy
+
+    void zero(size_t w)
+    {
+        for (auto &b : mu)
+            b.assign(w, 0u);
+        for (auto &b : sq)
+            b.assign(w, uint64_t{0});
+    }
+};
+
 /// Buffers of one chunk of rows.
 struct RowScratch {
-    std::vector<uint32_t> mu[2];  ///< vertical filter sums of one row: means,
-    std::vector<uint64_t> sq[3];  ///< second moments xx, yy, xy
-    std::vector<VifVert> v;     ///< vertical outputs of one row, mirrored columns on both sides
+    RowSums vsum, hsum;         ///< vertical and horizontal filter sums of one row
+    std::vector<uint32_t> v[5]; ///< the rounded vertical outputs of one row (mu1, mu2, xx,
+                                ///< yy, xy), mirrored columns on both sides
     std::vector<uint16_t> t[2]; ///< low-pass vertical outputs of one row, ref and dis
 };
 
@@ -68,6 +83,32 @@ template <typename T> void pad_columns(T *row, int w, int r, const T *stale)
     }
 }
 
+/// One field of vif_horizontal_tap over a row: sum[j] += f * v[j], for the
+/// means (uint32) and the second moments (uint64).
+VMAFHIP_CPU_CLONES void horizontal_taps(uint32_t *__restrict__ sum, const uint32_t *__restrict__ v,
+                                        uint32_t f, int w)
+{
+    for (int j = 0; j < w; j++)
+        vif_horizontal_tap_field(sum[j], f, v[j]);
+}
+VMAFHIP_CPU_CLONES void horizontal_taps(uint64_t *__restrict__ sum, const uint32_t *__restrict__ v,
+                                        uint32_t f, int w)
+{
+    for (int j = 0; j < w; j++)
+        vif_horizontal_tap_field(sum[j], f, v[j]);
+}
+
+/// vif_vertical_tap over a row: tap f of rows x (ref) and y (dis) into the sums.
+VMAFHIP_CPU_CLONES void vertical_taps(uint32_t *__restrict__ m1, uint32_t *__restrict__ m2,
+                                      uint64_t *__restrict__ xx, uint64_t *__restrict__ yy,
+                                      uint64_t *__restrict__ xy, uint32_t f,
+                                      const uint16_t *__restrict__ x, const uint16_t *__restrict__ y,
+                                      int w)
+{
+    for (int j = 0; j < w; j++)
+        vif_vertical_tap(m1[j], m2[j], xx[j], yy[j], xy[j], f, x[j], y[j]);
+}
+
 /// §4.1: statistics of rows [i0, i1) of scale S into part.
 template <int S>
 void stats_rows(const VifParams &p, PaddedPair &im, const VifVert &stale, const uint16_t *table,
@@ -75,38 +116,55 @@ void stats_rows(const VifParams &p, PaddedPair &im, const VifVert &stale, const 
 {
     constexpr int R = vif_half(S);
     const int w = im.w;
+    const size_t n = static_cast<size_t>(w);
     const int vp = vif_vp_shift(S, p.bpc), vq = vif_vq_shift(S, p.bpc);
-    for (auto *b : {&rs.mu[0], &rs.mu[1]})
-        b->resize(static_cast<size_t>(w));
-    for (auto *b : {&rs.sq[0], &rs.sq[1], &rs.sq[2]})
-        b->resize(static_cast<size_t>(w));
-    uint32_t *__restrict__ m1 = rs.mu[0].data();
-    uint32_t *__restrict__ m2 = rs.mu[1].data();
-    uint64_t *__restrict__ xx = rs.sq[0].data();
-    uint64_t *__restrict__ yy = rs.sq[1].data();
-    uint64_t *__restrict__ xy = rs.sq[2].data();
-    rs.v.resize(static_cast<size_t>(w + 2 * R));
-    VifVert *v = rs.v.data() + R;
+    uint32_t *v[5];
+    for (int c = 0; c < 5; c++) {
+        rs.v[c].resize(n + 2 * R);
+        v[c] = rs.v[c].data() + R;
+    }
+    const uint32_t stale_v[5] = {stale.mu1, stale.mu2, stale.xx, stale.yy, stale.xy};
     for (int i = i0; i < i1; i++) {
         // vif_vertical, tap by tap over the whole row (rows i - R .. i + R):
-        // the same sums in the same order, in a loop the compiler vectorises.
-        std::fill(m1, m1 + w, 0u);
-        std::fill(m2, m2 + w, 0u);
-        std::fill(xx, xx + w, uint64_t{0});
-        std::fill(yy, yy + w, uint64_t{0});
-        std::fill(xy, xy + w, uint64_t{0});
+        // the same sums, in a loop the compiler vectorises.
+        RowSums &a = rs.vsum;
+        a.zero(n);
+        uint32_t *__restrict__ m1 = a.mu[0].data(), *__restrict__ m2 = a.mu[1].data();
+        uint64_t *__restrict__ xx = a.sq[0].data(), *__restrict__ yy = a.sq[1].data();
+        uint64_t *__restrict__ xy = a.sq[2].data();
+        for (int k = 0; k <= 2 * R; k++)
+            vertical_taps(m1, m2, xx, yy, xy, vif_tap_at<S>(k), im.row(0, i - R + k),
+                          im.row(1, i - R + k), w);
+        for (int j = 0; j < w; j++) {
+            const VifVert r = vif_vertical_round(VifSums{m1[j], m2[j], xx[j], yy[j], xy[j]}, vp, vq);
+            v[0][j] = r.mu1;
+            v[1][j] = r.mu2;
+            v[2][j] = r.xx;
+            v[3][j] = r.yy;
+            v[4][j] = r.xy;
+        }
+        for (int c = 0; c < 5; c++)
+            pad_columns(v[c], w, R, &stale_v[c]);
+        // vif_horizontal, tap by tap over the whole row likewise, a field at
+        // a time (five streams in and out at once defeat the vectoriser).
+        RowSums &h = rs.hsum;
+        h.zero(n);
+        uint32_t *__restrict__ h1 = h.mu[0].data(), *__restrict__ h2 = h.mu[1].data();
+        uint64_t *__restrict__ hxx = h.sq[0].data(), *__restrict__ hyy = h.sq[1].data();
+        uint64_t *__restrict__ hxy = h.sq[2].data();
         for (int k = 0; k <= 2 * R; k++) {
             const uint32_t f = vif_tap_at<S>(k);
-            const uint16_t *__restrict__ x = im.row(0, i - R + k);
-            const uint16_t *__restrict__ y = im.row(1, i - R + k);
-            for (int j = 0; j < w; j++)
-                vif_vertical_tap(m1[j], m2[j], xx[j], yy[j], xy[j], f, x[j], y[j]);
+            horizontal_taps(h1, v[0] + k - R, f, w);
+            horizontal_taps(h2, v[1] + k - R, f, w);
+            horizontal_taps(hxx, v[2] + k - R, f, w);
+            horizontal_taps(hyy, v[3] + k - R, f, w);
+            horizontal_taps(hxy, v[4] + k - R, f, w);
         }
-        for (int j = 0; j < w; j++)
-            v[j] = vif_vertical_round(VifSums{m1[j], m2[j], xx[j], yy[j], xy[j]}, vp, vq);
-        pad_columns(v, w, R, &stale);
-        for (int j = 0; j < w; j++)
-            vif_pixel(vif_horizontal<S>(v + j - R), p.egl, table, part);
+        for (int j = 0; j < w; j++) {
+            VifSums s{h1[j], h2[j], hxx[j], hyy[j], hxy[j]};
+            vif_horizontal_round(s);
+            vif_pixel(s, p.egl, table, part);
+        }
     }
 }
 

@@ -212,24 +212,45 @@ VMAFHIP_HD VifVert vif_vertical(const T *x, const T *y, ptrdiff_t step, int vp, 
     return vif_vertical_round(VifSums{mu1, mu2, xx, yy, xy}, vp, vq);
 }
 
+/// One tap of the horizontal stage on one field of a vertical output: a
+/// mean into a uint32 sum, a second moment into a uint64 sum.
+template <typename Acc> VMAFHIP_HD void vif_horizontal_tap_field(Acc &sum, uint32_t f, uint32_t v)
+{
+    sum += static_cast<Acc>(f) * v;
+}
+
+/// One tap of the horizontal stage: f times one vertical output (its five
+/// fields) into the sums.
+VMAFHIP_HD void vif_horizontal_tap(uint32_t &mu1, uint32_t &mu2, uint64_t &xx, uint64_t &yy,
+                                   uint64_t &xy, uint32_t f, uint32_t vmu1, uint32_t vmu2,
+                                   uint32_t vxx, uint32_t vyy, uint32_t vxy)
+{
+    vif_horizontal_tap_field(mu1, f, vmu1);
+    vif_horizontal_tap_field(mu2, f, vmu2);
+    vif_horizontal_tap_field(xx, f, vxx);
+    vif_horizontal_tap_field(yy, f, vyy);
+    vif_horizontal_tap_field(xy, f, vxy);
+}
+
+/// The horizontal sums rounded: the means get no shift, the second moments
+/// (sum + 32768) >> 16.
+VMAFHIP_HD void vif_horizontal_round(VifSums &a)
+{
+    a.xx = (a.xx + 32768) >> 16;
+    a.yy = (a.yy + 32768) >> 16;
+    a.xy = (a.xy + 32768) >> 16;
+}
+
 /// Horizontal stage of scale S: taps over v[0 .. 2 * half] (mirrored columns).
-/// The means get no shift; the second moments (sum + 32768) >> 16.
 template <int S> VMAFHIP_HD VifSums vif_horizontal(const VifVert *v)
 {
     constexpr int R = vif_half(S);
     VifSums a = {0, 0, 0, 0, 0};
     VIF_UNROLL
-    for (int k = 0; k <= 2 * R; k++) {
-        const uint32_t f = vif_tap_at<S>(k);
-        a.mu1 += f * static_cast<uint32_t>(v[k].mu1);
-        a.mu2 += f * static_cast<uint32_t>(v[k].mu2);
-        a.xx += static_cast<uint64_t>(f) * v[k].xx;
-        a.yy += static_cast<uint64_t>(f) * v[k].yy;
-        a.xy += static_cast<uint64_t>(f) * v[k].xy;
-    }
-    a.xx = (a.xx + 32768) >> 16;
-    a.yy = (a.yy + 32768) >> 16;
-    a.xy = (a.xy + 32768) >> 16;
+    for (int k = 0; k <= 2 * R; k++)
+        vif_horizontal_tap(a.mu1, a.mu2, a.xx, a.yy, a.xy, vif_tap_at<S>(k), v[k].mu1, v[k].mu2,
+                           v[k].xx, v[k].yy, v[k].xy);
+    vif_horizontal_round(a);
     return a;
 }
 
