@@ -51,22 +51,24 @@ struct PaddedPair {
 };
 
 /// Filter sums of one row, a field per array (loops over a row vectorise).
-struct RowSums {
+/// Acc: the type of the second-moment sums.
+template <typename Acc> struct RowSums {
     std::vector<uint32_t> mu[2]; ///< means
-    std::vector<uint64_t> sq[3]; ///< second moments xx, yy, xy
+    std::vector<Acc> sq[3];      ///< second moments xx, yy, xy
 
     void zero(size_t w)
     {
         for (auto &b : mu)
             b.assign(w, 0u);
         for (auto &b : sq)
-            b.assign(w, uint64_t{0});
+            b.assign(w, Acc{0});
     }
 };
 
 /// Buffers of one chunk of rows.
 struct RowScratch {
-    RowSums vsum, hsum;         ///< vertical and horizontal filter sums of one row
+    RowSums<uint64_t> vsum, hsum; ///< vertical and horizontal filter sums of one row
+    RowSums<uint32_t> vsum32;   ///< vertical sums where uint32 holds them (VIF_NARROW_SUMS_8BIT)
     std::vector<uint32_t> v[5]; ///< the rounded vertical outputs of one row (mu1, mu2, xx,
                                 ///< yy, xy), mirrored columns on both sides
     std::vector<uint16_t> t[2]; ///< low-pass vertical outputs of one row, ref and dis
@@ -98,7 +100,9 @@ VMAFHIP_CPU_CLONES void horizontal_taps(uint64_t *__restrict__ sum, const uint32
         vif_horizontal_tap_field(sum[j], f, v[j]);
 }
 
-/// vif_vertical_tap over a row: tap f of rows x (ref) and y (dis) into the sums.
+/// vif_vertical_tap over a row: tap f of rows x (ref) and y (dis) into the
+/// sums; second moments in uint64, or in uint32 where they fit (8-bit scale 0:
+/// twice the lanes).
 VMAFHIP_CPU_CLONES void vertical_taps(uint32_t *__restrict__ m1, uint32_t *__restrict__ m2,
                                       uint64_t *__restrict__ xx, uint64_t *__restrict__ yy,
                                       uint64_t *__restrict__ xy, uint32_t f,
@@ -107,6 +111,36 @@ VMAFHIP_CPU_CLONES void vertical_taps(uint32_t *__restrict__ m1, uint32_t *__res
 {
     for (int j = 0; j < w; j++)
         vif_vertical_tap(m1[j], m2[j], xx[j], yy[j], xy[j], f, x[j], y[j]);
+}
+VMAFHIP_CPU_CLONES void vertical_taps(uint32_t *__restrict__ m1, uint32_t *__restrict__ m2,
+                                      uint32_t *__restrict__ xx, uint32_t *__restrict__ yy,
+                                      uint32_t *__restrict__ xy, uint32_t f,
+                                      const uint16_t *__restrict__ x, const uint16_t *__restrict__ y,
+                                      int w)
+{
+    for (int j = 0; j < w; j++)
+        vif_vertical_tap(m1[j], m2[j], xx[j], yy[j], xy[j], f, x[j], y[j]);
+}
+
+/// The vertical sums of rows i - R .. i + R of scale S, rounded, into v[5][w].
+template <int S, typename Acc>
+void vertical_row(PaddedPair &im, int i, int vp, int vq, RowSums<Acc> &a, uint32_t *const v[5])
+{
+    constexpr int R = vif_half(S);
+    const int w = im.w;
+    a.zero(static_cast<size_t>(w));
+    uint32_t *m1 = a.mu[0].data(), *m2 = a.mu[1].data();
+    Acc *xx = a.sq[0].data(), *yy = a.sq[1].data(), *xy = a.sq[2].data();
+    for (int k = 0; k <= 2 * R; k++)
+        vertical_taps(m1, m2, xx, yy, xy, vif_tap_at<S>(k), im.row(0, i - R + k), im.row(1, i - R + k), w);
+    for (int j = 0; j < w; j++) {
+        const VifVert r = vif_vertical_round(VifSums{m1[j], m2[j], xx[j], yy[j], xy[j]}, vp, vq);
+        v[0][j] = r.mu1;
+        v[1][j] = r.mu2;
+        v[2][j] = r.xx;
+        v[3][j] = r.yy;
+        v[4][j] = r.xy;
+    }
 }
 
 /// §4.1: statistics of rows [i0, i1) of scale S into part.
@@ -125,29 +159,18 @@ void stats_rows(const VifParams &p, PaddedPair &im, const VifVert &stale, const 
     }
     const uint32_t stale_v[5] = {stale.mu1, stale.mu2, stale.xx, stale.yy, stale.xy};
     for (int i = i0; i < i1; i++) {
-        // vif_vertical, tap by tap over the whole row (rows i - R .. i + R):
-        // the same sums, in a loop the compiler vectorises.
-        RowSums &a = rs.vsum;
-        a.zero(n);
-        uint32_t *__restrict__ m1 = a.mu[0].data(), *__restrict__ m2 = a.mu[1].data();
-        uint64_t *__restrict__ xx = a.sq[0].data(), *__restrict__ yy = a.sq[1].data();
-        uint64_t *__restrict__ xy = a.sq[2].data();
-        for (int k = 0; k <= 2 * R; k++)
-            vertical_taps(m1, m2, xx, yy, xy, vif_tap_at<S>(k), im.row(0, i - R + k),
-                          im.row(1, i - R + k), w);
-        for (int j = 0; j < w; j++) {
-            const VifVert r = vif_vertical_round(VifSums{m1[j], m2[j], xx[j], yy[j], xy[j]}, vp, vq);
-            v[0][j] = r.mu1;
-            v[1][j] = r.mu2;
-            v[2][j] = r.xx;
-            v[3][j] = r.yy;
-            v[4][j] = r.xy;
-        }
+        // vif_vertical, tap by tap over the whole row: the same sums, in
+        // loops the compiler vectorises; 8-bit scale 0 in uint32
+        // (VIF_NARROW_SUMS_8BIT).
+        if (S == 0 && p.bpc == 8)
+            vertical_row<S>(im, i, vp, vq, rs.vsum32, v);
+        else
+            vertical_row<S>(im, i, vp, vq, rs.vsum, v);
         for (int c = 0; c < 5; c++)
             pad_columns(v[c], w, R, &stale_v[c]);
         // vif_horizontal, tap by tap over the whole row likewise, a field at
         // a time (five streams in and out at once defeat the vectoriser).
-        RowSums &h = rs.hsum;
+        RowSums<uint64_t> &h = rs.hsum;
         h.zero(n);
         uint32_t *__restrict__ h1 = h.mu[0].data(), *__restrict__ h2 = h.mu[1].data();
         uint64_t *__restrict__ hxx = h.sq[0].data(), *__restrict__ hyy = h.sq[1].data();
