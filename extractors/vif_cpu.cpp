@@ -85,19 +85,30 @@ template <typename T> void pad_columns(T *row, int w, int r, const T *stale)
     }
 }
 
-/// One field of vif_horizontal_tap over a row: sum[j] += f * v[j], for the
-/// means (uint32) and the second moments (uint64).
-VMAFHIP_CPU_CLONES void horizontal_taps(uint32_t *__restrict__ sum, const uint32_t *__restrict__ v,
-                                        uint32_t f, int w)
+/// One field of vif_horizontal_tap over a row, taps f[0 .. 3] at once:
+/// sum[j] += f[t] * v[j + t] (four taps per pass over the sums, a quarter of
+/// the memory traffic of one), for the means (uint32) and the second moments
+/// (uint64).
+template <typename Acc>
+inline void horizontal_taps4(Acc *__restrict__ sum, const uint32_t *__restrict__ v, const uint32_t f[4], int w)
 {
-    for (int j = 0; j < w; j++)
-        vif_horizontal_tap_field(sum[j], f, v[j]);
+    const uint32_t f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3];
+    for (int j = 0; j < w; j++) {
+        Acc a = sum[j];
+        vif_horizontal_tap_field(a, f0, v[j]);
+        vif_horizontal_tap_field(a, f1, v[j + 1]);
+        vif_horizontal_tap_field(a, f2, v[j + 2]);
+        vif_horizontal_tap_field(a, f3, v[j + 3]);
+        sum[j] = a;
+    }
 }
-VMAFHIP_CPU_CLONES void horizontal_taps(uint64_t *__restrict__ sum, const uint32_t *__restrict__ v,
-                                        uint32_t f, int w)
+VMAFHIP_CPU_CLONES void horizontal_taps(uint32_t *sum, const uint32_t *v, const uint32_t f[4], int w)
 {
-    for (int j = 0; j < w; j++)
-        vif_horizontal_tap_field(sum[j], f, v[j]);
+    horizontal_taps4(sum, v, f, w);
+}
+VMAFHIP_CPU_CLONES void horizontal_taps(uint64_t *sum, const uint32_t *v, const uint32_t f[4], int w)
+{
+    horizontal_taps4(sum, v, f, w);
 }
 
 /// vif_vertical_tap over a row: tap f of rows x (ref) and y (dis) into the
@@ -154,7 +165,7 @@ void stats_rows(const VifParams &p, PaddedPair &im, const VifVert &stale, const 
     const int vp = vif_vp_shift(S, p.bpc), vq = vif_vq_shift(S, p.bpc);
     uint32_t *v[5];
     for (int c = 0; c < 5; c++) {
-        rs.v[c].resize(n + 2 * R);
+        rs.v[c].resize(n + 2 * R + 3); // 3 spare zeros for the zero taps below
         v[c] = rs.v[c].data() + R;
     }
     const uint32_t stale_v[5] = {stale.mu1, stale.mu2, stale.xx, stale.yy, stale.xy};
@@ -175,8 +186,12 @@ void stats_rows(const VifParams &p, PaddedPair &im, const VifVert &stale, const 
         uint32_t *__restrict__ h1 = h.mu[0].data(), *__restrict__ h2 = h.mu[1].data();
         uint64_t *__restrict__ hxx = h.sq[0].data(), *__restrict__ hyy = h.sq[1].data();
         uint64_t *__restrict__ hxy = h.sq[2].data();
-        for (int k = 0; k <= 2 * R; k++) {
-            const uint32_t f = vif_tap_at<S>(k);
+        // Taps in fours, the last group padded with zero taps (which read
+        // the spare values past the mirrored columns: times 0, nothing).
+        for (int k = 0; k <= 2 * R; k += 4) {
+            uint32_t f[4];
+            for (int t = 0; t < 4; t++)
+                f[t] = k + t <= 2 * R ? vif_tap_at<S>(k + t) : 0;
             horizontal_taps(h1, v[0] + k - R, f, w);
             horizontal_taps(h2, v[1] + k - R, f, w);
             horizontal_taps(hxx, v[2] + k - R, f, w);
