@@ -5,8 +5,6 @@
 
 #include <vector>
 
-#include "base/cpu_clones.h"
-
 namespace vmafhip {
 
 namespace {
@@ -179,7 +177,7 @@ void cm_row(const T *const y[3], const int32_t *f, const int32_t *c, const AdmSc
 
 } // namespace
 
-VMAFHIP_CPU_CLONES void adm_dwt_s0(const PlaneView &pic, int bpc, const AdmScaleParams &q, int i0, int i1,
+void adm_dwt_s0(const PlaneView &pic, int bpc, const AdmScaleParams &q, int i0, int i1,
                 int16_t *const out[4])
 {
     std::vector<int16_t> tl(static_cast<size_t>(q.in_w) + 3), th(static_cast<size_t>(q.in_w) + 3);
@@ -191,33 +189,33 @@ VMAFHIP_CPU_CLONES void adm_dwt_s0(const PlaneView &pic, int bpc, const AdmScale
     }
 }
 
-VMAFHIP_CPU_CLONES void adm_dwt_s123(const int16_t *in, const AdmScaleParams &q, int scale, int i0, int i1,
+void adm_dwt_s123(const int16_t *in, const AdmScaleParams &q, int scale, int i0, int i1,
                   int32_t *const out[4])
 {
     dwt_s123_rows(in, q, scale, i0, i1, out);
 }
 
-VMAFHIP_CPU_CLONES void adm_dwt_s123(const int32_t *in, const AdmScaleParams &q, int scale, int i0, int i1,
+void adm_dwt_s123(const int32_t *in, const AdmScaleParams &q, int scale, int i0, int i1,
                   int32_t *const out[4])
 {
     dwt_s123_rows(in, q, scale, i0, i1, out);
 }
 
-VMAFHIP_CPU_CLONES void adm_decouple(const int16_t *const ref[3], const int16_t *const dis[3],
+void adm_decouple(const int16_t *const ref[3], const int16_t *const dis[3],
                   const AdmScaleParams &q, double egl, int i0, int i1,
                   const AdmDecoupleOut<int16_t> &out)
 {
     decouple_rows<int16_t, S0>(ref, dis, q, egl, i0, i1, out);
 }
 
-VMAFHIP_CPU_CLONES void adm_decouple(const int32_t *const ref[3], const int32_t *const dis[3],
+void adm_decouple(const int32_t *const ref[3], const int32_t *const dis[3],
                   const AdmScaleParams &q, double egl, int i0, int i1,
                   const AdmDecoupleOut<int32_t> &out)
 {
     decouple_rows<int32_t, S123>(ref, dis, q, egl, i0, i1, out);
 }
 
-VMAFHIP_CPU_CLONES void adm_den_row(const int16_t *const ref[3], const AdmScaleParams &q, int i, uint64_t out[3])
+void adm_den_row(const int16_t *const ref[3], const AdmScaleParams &q, int i, uint64_t out[3])
 {
     for (int t = 0; t < 3; t++) {
         const int16_t *row = band_row(ref[t], q.w, i);
@@ -228,7 +226,7 @@ VMAFHIP_CPU_CLONES void adm_den_row(const int16_t *const ref[3], const AdmScaleP
     }
 }
 
-VMAFHIP_CPU_CLONES void adm_den_row(const int32_t *const ref[3], const AdmScaleParams &q, int scale, int i,
+void adm_den_row(const int32_t *const ref[3], const AdmScaleParams &q, int scale, int i,
                  uint64_t out[3])
 {
     for (int t = 0; t < 3; t++) {
@@ -240,13 +238,13 @@ VMAFHIP_CPU_CLONES void adm_den_row(const int32_t *const ref[3], const AdmScaleP
     }
 }
 
-VMAFHIP_CPU_CLONES void adm_cm_row(const int16_t *const y[3], const int32_t *f, const int32_t *c,
+void adm_cm_row(const int16_t *const y[3], const int32_t *f, const int32_t *c,
                 const AdmScaleParams &q, int i, int64_t out[3])
 {
     cm_row<int16_t, S0>(y, f, c, q, i, out);
 }
 
-VMAFHIP_CPU_CLONES void adm_cm_row(const int32_t *const y[3], const int32_t *f, const int32_t *c,
+void adm_cm_row(const int32_t *const y[3], const int32_t *f, const int32_t *c,
                 const AdmScaleParams &q, int i, int64_t out[3])
 {
     cm_row<int32_t, S123>(y, f, c, q, i, out);
