@@ -27,6 +27,22 @@ template <typename T> void pad_row(T *p, int n)
     p[n + 2] = p[n - 1]; // M(n + 1) = n - 2
 }
 
+/// §4.2 horizontal pass of one row: the padded vertical outputs l (lo) and
+/// h (hi) into the four bands. A function of its own: GCC takes __restrict
+/// from parameters, and without it gives up on the aliasing of six arrays.
+void dwt_s0_hori(const int16_t *__restrict l, const int16_t *__restrict h, int w,
+                 int16_t *__restrict oa, int16_t *__restrict ov, int16_t *__restrict oh,
+                 int16_t *__restrict od)
+{
+    for (int j = 0; j < w; j++) {
+        const int k = 2 * j;
+        oa[j] = adm_s0_hori_round(adm_dwt_lo<int32_t>(l[k], l[k + 1], l[k + 2], l[k + 3]));
+        ov[j] = adm_s0_hori_round(adm_dwt_hi<int32_t>(l[k], l[k + 1], l[k + 2], l[k + 3]));
+        oh[j] = adm_s0_hori_round(adm_dwt_lo<int32_t>(h[k], h[k + 1], h[k + 2], h[k + 3]));
+        od[j] = adm_s0_hori_round(adm_dwt_hi<int32_t>(h[k], h[k + 1], h[k + 2], h[k + 3]));
+    }
+}
+
 /// §4.2 vertical pass then horizontal pass of one output row i.
 template <typename Pix>
 void dwt_s0_row(const PlaneView &pic, int bpc, const AdmScaleParams &q, int i, int16_t *tl,
@@ -43,18 +59,8 @@ void dwt_s0_row(const PlaneView &pic, int bpc, const AdmScaleParams &q, int i, i
     }
     pad_row(tl, n);
     pad_row(th, n);
-    // Local non-aliasing pointers let the compiler vectorise the loop.
     const ptrdiff_t o = static_cast<ptrdiff_t>(i) * q.w;
-    int16_t *__restrict oa = out[ADM_A] + o, *__restrict ov = out[ADM_V] + o;
-    int16_t *__restrict oh = out[ADM_H] + o, *__restrict od = out[ADM_D] + o;
-    const int16_t *__restrict l = tl, *__restrict h = th;
-    for (int j = 0; j < q.w; j++) {
-        const int k = 2 * j;
-        oa[j] = adm_s0_hori_round(adm_dwt_lo<int32_t>(l[k], l[k + 1], l[k + 2], l[k + 3]));
-        ov[j] = adm_s0_hori_round(adm_dwt_hi<int32_t>(l[k], l[k + 1], l[k + 2], l[k + 3]));
-        oh[j] = adm_s0_hori_round(adm_dwt_lo<int32_t>(h[k], h[k + 1], h[k + 2], h[k + 3]));
-        od[j] = adm_s0_hori_round(adm_dwt_hi<int32_t>(h[k], h[k + 1], h[k + 2], h[k + 3]));
-    }
+    dwt_s0_hori(tl, th, q.w, out[ADM_A] + o, out[ADM_V] + o, out[ADM_H] + o, out[ADM_D] + o);
 }
 
 /// §4.3, int64 sums narrowed to int32 after each pass.
