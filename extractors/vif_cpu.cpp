@@ -133,6 +133,24 @@ VMAFHIP_CPU_CLONES void vertical_taps(uint32_t *__restrict__ m1, uint32_t *__res
         vif_vertical_tap(m1[j], m2[j], xx[j], yy[j], xy[j], f, x[j], y[j]);
 }
 
+/// The vertical sums rounded (vif_vertical_round) into the five fields
+/// arrays. Pointers as parameters: GCC honours their __restrict there.
+template <typename Acc>
+void round_vertical(const uint32_t *__restrict m1, const uint32_t *__restrict m2,
+                    const Acc *__restrict xx, const Acc *__restrict yy, const Acc *__restrict xy,
+                    int vp, int vq, int w, uint32_t *__restrict v1, uint32_t *__restrict v2,
+                    uint32_t *__restrict vxx, uint32_t *__restrict vyy, uint32_t *__restrict vxy)
+{
+    for (int j = 0; j < w; j++) {
+        const VifVert r = vif_vertical_round(VifSums{m1[j], m2[j], xx[j], yy[j], xy[j]}, vp, vq);
+        v1[j] = r.mu1;
+        v2[j] = r.mu2;
+        vxx[j] = r.xx;
+        vyy[j] = r.yy;
+        vxy[j] = r.xy;
+    }
+}
+
 /// The vertical sums of rows i - R .. i + R of scale S, rounded, into v[5][w].
 template <int S, typename Acc>
 void vertical_row(PaddedPair &im, int i, int vp, int vq, RowSums<Acc> &a, uint32_t *const v[5])
@@ -144,14 +162,7 @@ void vertical_row(PaddedPair &im, int i, int vp, int vq, RowSums<Acc> &a, uint32
     Acc *xx = a.sq[0].data(), *yy = a.sq[1].data(), *xy = a.sq[2].data();
     for (int k = 0; k <= 2 * R; k++)
         vertical_taps(m1, m2, xx, yy, xy, vif_tap_at<S>(k), im.row(0, i - R + k), im.row(1, i - R + k), w);
-    for (int j = 0; j < w; j++) {
-        const VifVert r = vif_vertical_round(VifSums{m1[j], m2[j], xx[j], yy[j], xy[j]}, vp, vq);
-        v[0][j] = r.mu1;
-        v[1][j] = r.mu2;
-        v[2][j] = r.xx;
-        v[3][j] = r.yy;
-        v[4][j] = r.xy;
-    }
+    round_vertical(m1, m2, xx, yy, xy, vp, vq, w, v[0], v[1], v[2], v[3], v[4]);
 }
 
 /// §4.1: statistics of rows [i0, i1) of scale S into part.
@@ -255,14 +266,16 @@ struct VifCpuScratch {
 
 namespace {
 
+template <typename T> void widen(const T *__restrict in, uint16_t *__restrict out, int w)
+{
+    for (int j = 0; j < w; j++)
+        out[j] = in[j];
+}
+
 template <typename T> void copy_rows(const PlaneView &pl, PaddedPair &im, int pic, int i0, int i1)
 {
-    for (int i = i0; i < i1; i++) {
-        const T *in = pl.row<T>(i);
-        uint16_t *out = im.row(pic, i);
-        for (int j = 0; j < im.w; j++)
-            out[j] = in[j];
-    }
+    for (int i = i0; i < i1; i++)
+        widen(pl.row<T>(i), im.row(pic, i), im.w);
 }
 
 /// Scale S (>= 1) from scale S - 1, then its pad rows.
