@@ -11,6 +11,12 @@
 
 #include "vmafhip.h"
 
+/// The backend a test program built for both suites runs on: the CPU, or
+/// what the GPU suite's build passes (-DTEST_BACKEND=VMAFHIP_BACKEND_HIP).
+#ifndef TEST_BACKEND
+#define TEST_BACKEND VMAFHIP_BACKEND_CPU
+#endif
+
 namespace testfx {
 
 struct ContextCloser {

@@ -18,11 +18,8 @@
 #include <string>
 
 #include "base/fault.h"
+#include "tests/common/context.h"
 #include "tests/common/fault_scenario.h"
-
-#ifndef TEST_BACKEND
-#define TEST_BACKEND VMAFHIP_BACKEND_CPU
-#endif
 
 namespace {
 

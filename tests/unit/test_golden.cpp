@@ -19,10 +19,6 @@
 #include "tests/common/json.h"
 #include "vmafhip.h"
 
-#ifndef TEST_BACKEND
-#define TEST_BACKEND VMAFHIP_BACKEND_CPU
-#endif
-
 namespace {
 
 using testfx::Fixture;

@@ -17,10 +17,6 @@
 #include "tests/common/fixtures.h"
 #include "vmafhip.h"
 
-#ifndef TEST_BACKEND
-#define TEST_BACKEND VMAFHIP_BACKEND_CPU
-#endif
-
 namespace {
 
 using testfx::Ctx;
