@@ -114,23 +114,26 @@ VMAFHIP_CPU_CLONES void horizontal_taps(uint64_t *sum, const uint32_t *v, const 
 /// vif_vertical_tap over a row: tap f of rows x (ref) and y (dis) into the
 /// sums; second moments in uint64, or in uint32 where they fit (8-bit scale 0:
 /// twice the lanes).
-VMAFHIP_CPU_CLONES void vertical_taps(uint32_t *__restrict__ m1, uint32_t *__restrict__ m2,
-                                      uint64_t *__restrict__ xx, uint64_t *__restrict__ yy,
-                                      uint64_t *__restrict__ xy, uint32_t f,
-                                      const uint16_t *__restrict__ x, const uint16_t *__restrict__ y,
-                                      int w)
+template <typename Acc>
+inline void vertical_taps_row(uint32_t *__restrict__ m1, uint32_t *__restrict__ m2,
+                              Acc *__restrict__ xx, Acc *__restrict__ yy, Acc *__restrict__ xy,
+                              uint32_t f, const uint16_t *__restrict__ x,
+                              const uint16_t *__restrict__ y, int w)
 {
     for (int j = 0; j < w; j++)
         vif_vertical_tap(m1[j], m2[j], xx[j], yy[j], xy[j], f, x[j], y[j]);
 }
-VMAFHIP_CPU_CLONES void vertical_taps(uint32_t *__restrict__ m1, uint32_t *__restrict__ m2,
-                                      uint32_t *__restrict__ xx, uint32_t *__restrict__ yy,
-                                      uint32_t *__restrict__ xy, uint32_t f,
-                                      const uint16_t *__restrict__ x, const uint16_t *__restrict__ y,
+VMAFHIP_CPU_CLONES void vertical_taps(uint32_t *m1, uint32_t *m2, uint64_t *xx, uint64_t *yy,
+                                      uint64_t *xy, uint32_t f, const uint16_t *x, const uint16_t *y,
                                       int w)
 {
-    for (int j = 0; j < w; j++)
-        vif_vertical_tap(m1[j], m2[j], xx[j], yy[j], xy[j], f, x[j], y[j]);
+    vertical_taps_row(m1, m2, xx, yy, xy, f, x, y, w);
+}
+VMAFHIP_CPU_CLONES void vertical_taps(uint32_t *m1, uint32_t *m2, uint32_t *xx, uint32_t *yy,
+                                      uint32_t *xy, uint32_t f, const uint16_t *x, const uint16_t *y,
+                                      int w)
+{
+    vertical_taps_row(m1, m2, xx, yy, xy, f, x, y, w);
 }
 
 /// The vertical sums rounded (vif_vertical_round) into the five fields
@@ -176,7 +179,7 @@ void stats_rows(const VifParams &p, PaddedPair &im, const VifVert &stale, const 
     const int vp = vif_vp_shift(S, p.bpc), vq = vif_vq_shift(S, p.bpc);
     uint32_t *v[5];
     for (int c = 0; c < 5; c++) {
-        rs.v[c].resize(n + 2 * R + 3); // 3 spare zeros for the zero taps below
+        rs.v[c].resize(n + 2 * R + 3); // 3 spare values, read by the zero taps below
         v[c] = rs.v[c].data() + R;
     }
     const uint32_t stale_v[5] = {stale.mu1, stale.mu2, stale.xx, stale.yy, stale.xy};
