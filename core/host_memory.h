@@ -29,7 +29,7 @@ public:
     virtual bool fence_done(void *fence, bool wait) = 0;
 };
 
-/// Plain page-aligned memory and no fences: the CPU backend's.
+/// Plain memory (new[]) and no fences: the CPU backend's.
 std::shared_ptr<HostMemory> make_plain_host_memory();
 
 } // namespace vmafhip

@@ -2,7 +2,6 @@
 
 #include <cerrno>
 
-
 namespace vmafhip {
 
 namespace {
@@ -53,7 +52,7 @@ size_t LentPictures::layout(size_t align, size_t offset[3], ptrdiff_t stride[3])
 
 int LentPictures::borrow(int align, VmafHipLentPicture *out)
 {
-    if (align < 1 || align > 4096 || (align & (align - 1)))
+    if (align < 1 || static_cast<size_t>(align) > kMaxAlign || (align & (align - 1)))
         return -EINVAL;
     size_t offset[3];
     ptrdiff_t stride[3];
