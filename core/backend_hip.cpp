@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/device_copy.h"
 #include "base/thread_pool.h"
 #include "core/backend.h"
 #include "core/gpu_check.h"
@@ -362,8 +363,8 @@ int HipBackend::enqueue_kernels(Slot &s, Work work, std::string *err)
     return 0;
 }
 
-// Caller planes of the staged pictures -> pinned staging, rows packed; big
-// frames split over threads.
+// Caller planes of the staged pictures -> pinned staging, rows packed, with
+// stores that bypass the CPU's caches; big frames split over threads.
 void HipBackend::stage_on_host(Slot &s, const FrameView &f, const bool staged[2])
 {
     const int bps = m_.g.bytes_per_sample();
@@ -374,9 +375,9 @@ void HipBackend::stage_on_host(Slot &s, const FrameView &f, const bool staged[2]
                 continue;
             const PlaneView &src = band.pic ? f.dis[band.plane] : f.ref[band.plane];
             const size_t row = static_cast<size_t>(src.w) * bps;
-            uint8_t *dst = s.host + plane_off_[band.pic][band.plane];
-            for (int y = band.y0; y < band.y1; y++)
-                std::memcpy(dst + y * row, src.row<uint8_t>(y), row);
+            uint8_t *dst = s.host + plane_off_[band.pic][band.plane] + band.y0 * row;
+            copy_rows_for_device(dst, static_cast<ptrdiff_t>(row), src.row<uint8_t>(band.y0),
+                                 src.stride, row, band.y1 - band.y0);
         }
     };
     // Waking the pool costs more than copying a small frame.
