@@ -424,6 +424,11 @@ extern "C" int vmafhip_model_info(VmafHipContext *c, int index, const char **sou
     return 0;
 }
 
+extern "C" int vmafhip_planes_read(VmafHipContext *c)
+{
+    return c ? c->metrics.planes : -EINVAL;
+}
+
 extern "C" unsigned vmafhip_frame_count(VmafHipContext *c)
 {
     return c ? c->submitted() : 0;

@@ -341,6 +341,15 @@ VMAFHIP_API int vmafhip_model_count(VmafHipContext *ctx);
 VMAFHIP_API int vmafhip_model_info(VmafHipContext *ctx, int index, const char **source,
                                    int *feature);
 
+/**
+ * The planes of each picture the context reads: 1 when its features read
+ * luma only (the VMAF models alone, or a 4:0:0 format), else 3. Planes past
+ * this count are never read: they may be NULL in vmafhip_submit(), and a
+ * reader may skip them (the vmafhip CLI reads only luma for the models).
+ * @return 1 or 3, or -EINVAL for a NULL context
+ */
+VMAFHIP_API int vmafhip_planes_read(VmafHipContext *ctx);
+
 /** Number of frames submitted so far. */
 VMAFHIP_API unsigned vmafhip_frame_count(VmafHipContext *ctx);
 

@@ -87,7 +87,7 @@ struct Frame {
 
 TEST(Api, VersionAndStrerror)
 {
-    EXPECT_STREQ(vmafhip_version(), "2.1.0");
+    EXPECT_STREQ(vmafhip_version(), "2.2.0");
     EXPECT_STREQ(vmafhip_strerror(-EINVAL), "invalid argument");
     EXPECT_STREQ(vmafhip_strerror(-ENODEV), "no usable GPU");
     EXPECT_STREQ(vmafhip_strerror(-12345), "unknown error");
@@ -103,6 +103,7 @@ TEST(Api, NullArguments)
     EXPECT_EQ(vmafhip_submit(nullptr, nullptr, nullptr), -EINVAL);
     EXPECT_EQ(vmafhip_flush(nullptr), -EINVAL);
     EXPECT_EQ(vmafhip_frame_count(nullptr), 0u);
+    EXPECT_EQ(vmafhip_planes_read(nullptr), -EINVAL);
     Ctx ctx = open_ctx(base(8, 8));
     EXPECT_EQ(vmafhip_submit(ctx.get(), nullptr, nullptr), -EINVAL);
     EXPECT_NE(std::string(vmafhip_last_error(ctx.get())).find("NULL"), std::string::npos);
@@ -239,6 +240,33 @@ TEST(Api, ChromaNotNeededWithoutPsnrChroma)
     const char *const *names;
     ASSERT_EQ(vmafhip_feature_names(ctx.get(), &names), 1);
     EXPECT_STREQ(names[0], "psnr_y");
+}
+
+// What a reader may skip: chroma, unless a feature reads it.
+TEST(Api, PlanesRead)
+{
+    const struct {
+        const char *features, *models;
+        VmafHipChroma chroma;
+        int planes;
+    } cases[] = {
+        {nullptr, "version=vmaf_v0.6.1", VMAFHIP_CHROMA_420, 1},
+        {"vif|adm|motion|float_ssim", nullptr, VMAFHIP_CHROMA_444, 1},
+        {"psnr=enable_chroma=false", nullptr, VMAFHIP_CHROMA_420, 1},
+        {"psnr", nullptr, VMAFHIP_CHROMA_420, 3},
+        {"psnr", "version=vmaf_v0.6.1", VMAFHIP_CHROMA_422, 3},
+        {"psnr", nullptr, VMAFHIP_CHROMA_400, 1},
+    };
+    for (const auto &c : cases) {
+        VmafHipSettings s = base(64, 48, c.features);
+        s.models = c.models;
+        s.chroma = c.chroma;
+        Ctx ctx = open_ctx(s);
+        ASSERT_TRUE(ctx) << vmafhip_last_error(nullptr);
+        EXPECT_EQ(vmafhip_planes_read(ctx.get()), c.planes)
+            << (c.features ? c.features : "") << " " << (c.models ? c.models : "") << " chroma "
+            << c.chroma;
+    }
 }
 
 TEST(Api, SixteenBitNeedsAlignment)
