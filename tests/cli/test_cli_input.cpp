@@ -170,6 +170,35 @@ TEST(CliY4m, Mono10ScoresEqualRawYuv)
     expect_same_scores(run_log(y4m), want);
 }
 
+// FRAME lines of different lengths in one file (each frame is found from the
+// one before it), from a file and from a pipe, every plane read (psnr) or
+// luma only (the model), score as the raw frames.
+TEST(CliY4m, FrameLinesOfDifferentLengths)
+{
+    const testfx::Fixture &f = testfx::fixture(natural1);
+    const std::string data = clitest::read_file(testfx::path(f.dis));
+    std::string y4m = "YUV4MPEG2 W576 H324 F25:1 C420jpeg\n";
+    for (size_t at = 0, i = 0; at < data.size(); at += frame_bytes(f), i++)
+        y4m += std::string(i % 3 == 0 ? "FRAME\n" : i % 3 == 1 ? "FRAME Ip\n" : "FRAME Ib XA=1:1\n") +
+               data.substr(at, frame_bytes(f));
+    const std::string path = scratch("frame-lines.y4m"), fifo = scratch("dis-y4m.fifo");
+    clitest::write_file(path, y4m);
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    for (const std::vector<std::string> &flags : {std::vector<std::string>{"-n", "--feature", "psnr"},
+                                                  std::vector<std::string>{"-m", "version=vmaf_v0.6.1"}}) {
+        SCOPED_TRACE(flags[1]);
+        std::vector<std::string> args = fixture_args(f.name);
+        args.insert(args.end(), flags.begin(), flags.end());
+        const Value want = run_log(args);
+        args[3] = path;
+        expect_same_scores(run_log(args), want);
+        const int writer = clitest::feed_fifo(fifo, y4m);
+        args[3] = fifo;
+        expect_same_scores(run_log(args), want);
+        clitest::finish_feed(writer);
+    }
+}
+
 // One .y4m sets the format of a raw .yuv beside it; flags that agree are fine.
 TEST(CliY4m, HeaderSetsTheFormat)
 {

@@ -1,6 +1,10 @@
 // The CLI's video readers (.y4m headers and frames, raw .yuv) on arbitrary
 // bytes: open, take the declared format (or, for raw files, one chosen by
-// the first byte), read every frame. Must never crash, hang or leak.
+// the first byte), read every frame in order, and again by position
+// (locate() and read_at(), how regular files are read): both ways must give
+// the same frames and end the same way, with the same message. Must never
+// crash, hang or leak.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -40,8 +44,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const cli::Format fmt = in->declared() ? *in->declared() : raw_format(size ? data[0] : 0);
     if (cli::frame_bytes(fmt) > kMaxFrameBytes || in->start(fmt, &err) < 0)
         return 0;
-    std::vector<uint8_t> frame(cli::frame_bytes(fmt));
-    while (in->read(frame.data(), &err) == 1) {
+    const size_t bytes = cli::frame_bytes(fmt);
+    std::vector<uint8_t> frames, frame(bytes);
+    int ret;
+    while ((ret = in->read(frame.data(), &err)) == 1)
+        frames.insert(frames.end(), frame.begin(), frame.end());
+
+    std::string err2;
+    const auto again = cli::open_input(file.path(), "reference", &err2);
+    if (!again || again->start(fmt, &err2) < 0 || !again->positional())
+        __builtin_trap(); // a regular file, opened and started once already
+    long long index = 0, offset;
+    int ret2;
+    while ((ret2 = again->locate(&offset, &err2)) == 1) {
+        if (again->read_at(index, offset, frame.data(), bytes, &err2) < 0) {
+            ret2 = -1;
+            break;
+        }
+        if (frames.size() < (index + 1) * bytes ||
+            !std::equal(frame.begin(), frame.end(), frames.begin() + index * bytes))
+            __builtin_trap(); // another frame than read() gave
+        index++;
     }
+    if (ret2 != ret || index * bytes != frames.size() || (ret < 0 && err2 != err))
+        __builtin_trap(); // ended otherwise than read()
     return 0;
 }

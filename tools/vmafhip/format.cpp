@@ -1,5 +1,7 @@
 #include "format.h"
 
+#include <algorithm>
+
 // Samples above 8 bits are little-endian in the files (FFmpeg's *le formats,
 // y4m) and native-endian in vmafhip_submit(): equal only on such hosts.
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -35,12 +37,17 @@ size_t sample_bytes(const Format &f)
 
 } // namespace
 
+size_t leading_planes_bytes(const Format &f, int n)
+{
+    size_t bytes = 0;
+    for (int p = 0; p < std::min(n, planes(f)); p++)
+        bytes += plane_w(f, p) * plane_h(f, p) * sample_bytes(f);
+    return bytes;
+}
+
 size_t frame_bytes(const Format &f)
 {
-    size_t n = 0;
-    for (int p = 0; p < planes(f); p++)
-        n += plane_w(f, p) * plane_h(f, p) * sample_bytes(f);
-    return n;
+    return leading_planes_bytes(f, planes(f));
 }
 
 VmafHipPicture frame_picture(const Format &f, const uint8_t *frame)

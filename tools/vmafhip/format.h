@@ -26,6 +26,10 @@ struct Format {
 /// Bytes of one frame, every plane, as stored in a raw .yuv or a y4m FRAME.
 size_t frame_bytes(const Format &f);
 
+/// Bytes of a frame's first `planes` planes (luma first): what a reader
+/// needs when the context reads no more (vmafhip_planes_read()).
+size_t leading_planes_bytes(const Format &f, int planes);
+
 /// Picture of a frame stored at `frame` (frame_bytes(f) bytes).
 VmafHipPicture frame_picture(const Format &f, const uint8_t *frame);
 

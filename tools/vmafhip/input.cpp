@@ -1,9 +1,11 @@
 #include "input.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace cli {
 
@@ -22,6 +24,38 @@ bool has_y4m_extension(const std::string &path)
 void Input::read_error(std::string *err) const
 {
     *err = "cannot read " + label_ + ": " + std::strerror(errno);
+}
+
+void Input::find_size()
+{
+    struct stat st;
+    if (!fstat(fileno(f_.get()), &st) && S_ISREG(st.st_mode))
+        size_ = static_cast<long long>(st.st_size);
+}
+
+int Input::read_at(long long index, long long offset, uint8_t *buf, size_t bytes,
+                   std::string *err) const
+{
+    const int fd = fileno(f_.get());
+    size_t got = 0;
+    while (got < bytes) {
+        // pread moves at most about 2 GiB per call on Linux.
+        const ssize_t r = pread(fd, buf + got, std::min<size_t>(bytes - got, size_t(1) << 30),
+                                static_cast<off_t>(offset + static_cast<long long>(got)));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            read_error(err);
+            return -1;
+        }
+        if (!r) {
+            // The file shrank after locate() saw the frame whole.
+            truncated_error(index, got, err);
+            return -1;
+        }
+        got += static_cast<size_t>(r);
+    }
+    return 0;
 }
 
 std::unique_ptr<Input> open_input(const std::string &path, const char *role, std::string *err)

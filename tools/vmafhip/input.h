@@ -39,17 +39,40 @@ public:
     /// @return 1, 0 at the end of the input, or -1 with *err set.
     virtual int read(uint8_t *buf, std::string *err) = 0;
 
+    /// Regular files are also read by position, several frames at once
+    /// (locate() then read_at()); pipes only by read(). Valid after start().
+    bool positional() const { return size_ >= 0; }
+
+    /// Where the next frame's samples start in the file, checking what
+    /// precedes them (a y4m FRAME line) and that the file holds them all.
+    /// Called in order, from one thread, instead of read().
+    /// @return 1, 0 at the end of the input, or -1 with *err set.
+    virtual int locate(long long *offset, std::string *err) = 0;
+
+    /// The first `bytes` bytes of frame `index`, whose samples start at
+    /// `offset` (from locate()), into buf. Thread-safe.
+    /// @return 0, or -1 with *err set.
+    int read_at(long long index, long long offset, uint8_t *buf, size_t bytes,
+                std::string *err) const;
+
 protected:
     Input(File f, std::string label) : f_(std::move(f)), label_(std::move(label)) {}
 
     /// *err for a failed read of the file.
     void read_error(std::string *err) const;
 
+    /// *err for frame `index` cut short after `got` of its bytes.
+    virtual void truncated_error(long long index, size_t got, std::string *err) const = 0;
+
+    /// Sets size_ when the file is a regular one (positional reads).
+    void find_size();
+
     File f_;
     std::string label_;
     size_t frame_bytes_ = 0;
     long long frames_ = -1;
-    long long index_ = 0; ///< frames read so far
+    long long index_ = 0; ///< frames read (or located) so far
+    long long size_ = -1; ///< bytes of a regular file, -1 for pipes and devices
 };
 
 /// Open `path` as the `role` input ("reference" or "distorted"). It is a

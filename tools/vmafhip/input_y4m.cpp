@@ -2,6 +2,7 @@
 // format, then frames, each a "FRAME" line and the planes in FFmpeg's layout.
 #include "input.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -116,10 +117,56 @@ public:
     int start(const Format &fmt, std::string *) override
     {
         frame_bytes_ = frame_bytes(fmt);
+        find_size();
         return 0;
     }
 
     int read(uint8_t *buf, std::string *err) override
+    {
+        const int r = frame_line(err);
+        if (r <= 0)
+            return r;
+        const size_t got = std::fread(buf, 1, frame_bytes_, f_.get());
+        if (got == frame_bytes_) {
+            index_++;
+            return 1;
+        }
+        if (std::ferror(f_.get())) {
+            read_error(err);
+            return -1;
+        }
+        truncated_error(index_, got, err);
+        return -1;
+    }
+
+    // The FRAME line is read from the stream as in read(); the samples are
+    // skipped, once the file's size shows they are all there.
+    int locate(long long *offset, std::string *err) override
+    {
+        const int r = frame_line(err);
+        if (r <= 0)
+            return r;
+        const long long at = ftello(f_.get());
+        if (at < 0) {
+            read_error(err);
+            return -1;
+        }
+        if (size_ - at < static_cast<long long>(frame_bytes_)) {
+            truncated_error(index_, static_cast<size_t>(std::max(0LL, size_ - at)), err);
+            return -1;
+        }
+        if (fseeko(f_.get(), static_cast<off_t>(frame_bytes_), SEEK_CUR)) {
+            read_error(err);
+            return -1;
+        }
+        *offset = at;
+        index_++;
+        return 1;
+    }
+
+private:
+    // The FRAME line of frame index_. @return 1, 0 at the end, -1 with *err.
+    int frame_line(std::string *err)
     {
         std::string line;
         const LineResult r = read_line(f_.get(), &line);
@@ -134,22 +181,16 @@ public:
                    " (counted from 0) does not start with a FRAME line";
             return -1;
         }
-        const size_t got = std::fread(buf, 1, frame_bytes_, f_.get());
-        if (got == frame_bytes_) {
-            index_++;
-            return 1;
-        }
-        if (std::ferror(f_.get())) {
-            read_error(err);
-            return -1;
-        }
-        *err = "truncated y4m frame in " + label_ + ": frame " + std::to_string(index_) +
-               " (counted from 0) has " + std::to_string(got) + " of its " +
-               std::to_string(frame_bytes_) + " bytes";
-        return -1;
+        return 1;
     }
 
-private:
+    void truncated_error(long long index, size_t got, std::string *err) const override
+    {
+        *err = "truncated y4m frame in " + label_ + ": frame " + std::to_string(index) +
+               " (counted from 0) has " + std::to_string(got) + " of its " +
+               std::to_string(frame_bytes_) + " bytes";
+    }
+
     int header_error(const std::string &what, std::string *err) const
     {
         *err = "bad y4m header in " + label_ + ": " + what;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <sys/stat.h>
 
 namespace cli {
 
@@ -22,11 +21,11 @@ public:
     int start(const Format &fmt, std::string *err) override
     {
         frame_bytes_ = frame_bytes(fmt);
-        struct stat st;
         // Pipes and devices have no size: they are checked frame by frame.
-        if (fstat(fileno(f_.get()), &st) || !S_ISREG(st.st_mode))
+        find_size();
+        if (size_ < 0)
             return 0;
-        const unsigned long long size = static_cast<unsigned long long>(st.st_size);
+        const unsigned long long size = static_cast<unsigned long long>(size_);
         if (!size) {
             *err = label_ + " is empty";
             return -1;
@@ -60,13 +59,27 @@ public:
         }
         if (!got)
             return 0;
-        *err = label_ + " ends inside frame " + std::to_string(index_) + " (counted from 0): " +
-               std::to_string(got) + " of " + std::to_string(frame_bytes_) +
-               " bytes; check -w, -h, -p and -b";
+        truncated_error(index_, got, err);
         return -1;
     }
 
+    // start() found the file to hold whole frames only.
+    int locate(long long *offset, std::string *) override
+    {
+        if (index_ == frames_)
+            return 0;
+        *offset = index_++ * static_cast<long long>(frame_bytes_);
+        return 1;
+    }
+
 private:
+    void truncated_error(long long index, size_t got, std::string *err) const override
+    {
+        *err = label_ + " ends inside frame " + std::to_string(index) + " (counted from 0): " +
+               std::to_string(got) + " of " + std::to_string(frame_bytes_) +
+               " bytes; check -w, -h, -p and -b";
+    }
+
     std::string head_;
     size_t head_pos_ = 0;
 };

@@ -15,6 +15,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <system_error>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -381,5 +382,7 @@ int main(int argc, char **argv)
         return run(o);
     } catch (const std::bad_alloc &) {
         return fail("out of memory (frame buffers of the given size)");
+    } catch (const std::system_error &e) {
+        return fail(std::string("cannot start a thread to read the inputs: ") + e.what());
     }
 }

@@ -1,69 +1,112 @@
 #include "reader.h"
 
+#include <algorithm>
+#include <system_error>
+
 namespace cli {
 
-FrameReader::FrameReader(VmafHipContext *ctx, Input &in, const Format &fmt, long long limit)
-    : ctx_(ctx), in_(in), fmt_(fmt), frame_bytes_(frame_bytes(fmt)), limit_(limit)
+namespace {
+
+// Threads per input copying from the page cache. A quarter of the cores
+// keeps two inputs below half of them, leaving the rest to the caller and
+// the GPU runtime; four saturate what one input needs.
+int loader_threads()
 {
-    thread_ = std::thread([this] { run(); });
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    return std::clamp(cores / 4, 1, 4);
 }
 
-FrameReader::~FrameReader()
+} // namespace
+
+FrameReader::FrameReader(VmafHipContext *ctx, Input &in, const Format &fmt, long long limit)
+    : ctx_(ctx), in_(in), fmt_(fmt), frame_bytes_(frame_bytes(fmt)),
+      read_bytes_(leading_planes_bytes(fmt, vmafhip_planes_read(ctx))), limit_(limit)
+{
+    try {
+        if (in.positional())
+            for (int i = loader_threads(); i > 0; i--)
+                loaders_.emplace_back([this] { load(); });
+    } catch (const std::system_error &) {
+        // Fewer threads than wished (none: read in order).
+    }
+    positional_ = !loaders_.empty();
+    // Two frames per loader keep each busy while the main thread takes one.
+    ahead_ = std::max<size_t>(4, 2 * loaders_.size());
+    try {
+        thread_ = std::thread([this] { run(); });
+    } catch (...) {
+        stop();
+        throw;
+    }
+}
+
+void FrameReader::stop()
 {
     {
         std::lock_guard<std::mutex> lock(m_);
         stop_ = true;
     }
     cv_.notify_all();
-    thread_.join();
+    if (thread_.joinable())
+        thread_.join();
+    for (auto &t : loaders_)
+        t.join();
 }
 
-// A frame into a lent picture laid out as the file's frames (rows packed:
-// one read fills it), or into memory of its own when the context lends no
-// more (every picture borrowed, or no pinned memory left).
-std::unique_ptr<Frame> FrameReader::read_one(int *ret)
+FrameReader::~FrameReader() { stop(); }
+
+// A frame in a lent picture laid out as the file's frames (rows packed: one
+// read fills it), or in memory of its own when the context lends no more
+// (every picture borrowed, or no pinned memory left).
+std::unique_ptr<Frame> FrameReader::new_frame()
 {
     auto f = std::make_unique<Frame>();
-    uint8_t *buf;
     if (!vmafhip_picture_borrow(ctx_, 1, &f->lent_) && f->lent_.size == frame_bytes_) {
-        buf = static_cast<uint8_t *>(f->lent_.data[0]);
+        f->buf_ = static_cast<uint8_t *>(f->lent_.data[0]);
     } else {
         f->own_.resize(frame_bytes_);
-        buf = f->own_.data();
+        f->buf_ = f->own_.data();
     }
-    std::string err;
-    *ret = in_.read(buf, &err);
-    if (*ret < 0) {
-        std::lock_guard<std::mutex> lock(m_);
-        err_ = err;
-    }
-    f->pic_ = frame_picture(fmt_, buf);
+    f->pic_ = frame_picture(fmt_, f->buf_);
     return f;
 }
 
+// Takes frames in order: a pipe's are read here; a file's are located here
+// (y4m FRAME lines) and read by the loaders.
 void FrameReader::run()
 {
     for (;;) {
         {
             std::unique_lock<std::mutex> lock(m_);
-            cv_.wait(lock, [&] { return stop_ || ready_.size() < kAhead; });
-            if (stop_ || (limit_ && read_ == limit_))
+            cv_.wait(lock, [&] { return stop_ || ready_.size() < ahead_; });
+            if (stop_ || (limit_ && located_ == limit_))
                 break;
         }
         int ret;
         std::unique_ptr<Frame> f;
+        std::string err;
         try {
-            f = read_one(&ret);
+            f = new_frame();
+            if (positional_) {
+                ret = in_.locate(&f->offset_, &err);
+                f->index_ = located_;
+            } else {
+                ret = in_.read(f->buf_, &err);
+                f->loaded_ = true;
+            }
         } catch (const std::bad_alloc &) {
-            std::lock_guard<std::mutex> lock(m_);
-            err_ = "out of memory (frame buffers of the given size)";
+            err = "out of memory (frame buffers of the given size)";
             ret = -1;
         }
         std::lock_guard<std::mutex> lock(m_);
+        if (ret < 0)
+            err_ = err;
         if (ret <= 0)
             break;
+        if (positional_)
+            to_load_.push_back(f.get());
         ready_.push_back(std::move(f));
-        read_++;
+        located_++;
         cv_.notify_all();
     }
     std::lock_guard<std::mutex> lock(m_);
@@ -71,18 +114,44 @@ void FrameReader::run()
     cv_.notify_all();
 }
 
+// A loader: the frames run() located, in the order it located them.
+void FrameReader::load()
+{
+    std::unique_lock<std::mutex> lock(m_);
+    for (;;) {
+        cv_.wait(lock, [&] { return stop_ || !to_load_.empty(); });
+        if (stop_)
+            return;
+        Frame *f = to_load_.front();
+        to_load_.pop_front();
+        lock.unlock();
+        std::string err;
+        const bool ok = !in_.read_at(f->index_, f->offset_, f->buf_, read_bytes_, &err);
+        lock.lock();
+        if (!ok)
+            f->err_ = err;
+        f->loaded_ = true;
+        cv_.notify_all();
+    }
+}
+
 int FrameReader::next(std::unique_ptr<Frame> *out, std::string *err)
 {
     std::unique_lock<std::mutex> lock(m_);
-    cv_.wait(lock, [&] { return ended_ || !ready_.empty(); });
+    cv_.wait(lock, [&] { return (ended_ && ready_.empty()) || (!ready_.empty() && ready_.front()->loaded_); });
     if (ready_.empty()) {
         if (err_.empty())
             return 0;
         *err = err_;
         return -1;
     }
+    if (!ready_.front()->err_.empty()) {
+        *err = ready_.front()->err_;
+        return -1;
+    }
     *out = std::move(ready_.front());
     ready_.pop_front();
+    delivered_++;
     cv_.notify_all();
     return 1;
 }
@@ -90,7 +159,7 @@ int FrameReader::next(std::unique_ptr<Frame> *out, std::string *err)
 long long FrameReader::frames_read() const
 {
     std::lock_guard<std::mutex> lock(m_);
-    return read_;
+    return delivered_;
 }
 
 } // namespace cli
