@@ -26,6 +26,19 @@ void Input::read_error(std::string *err) const
     *err = "cannot read " + label_ + ": " + std::strerror(errno);
 }
 
+int Input::finish_read(size_t got, std::string *err)
+{
+    if (got == frame_bytes_) {
+        index_++;
+        return 1;
+    }
+    if (std::ferror(f_.get()))
+        read_error(err);
+    else
+        truncated_error(index_, got, err);
+    return -1;
+}
+
 void Input::find_size()
 {
     struct stat st;

@@ -64,6 +64,11 @@ protected:
     /// *err for frame `index` cut short after `got` of its bytes.
     virtual void truncated_error(long long index, size_t got, std::string *err) const = 0;
 
+    /// The end of read(): `got` bytes of frame index_ came from the stream.
+    /// @return 1 (the whole frame; index_ moves on), or -1 with *err set
+    /// (the stream's error, or the frame cut short).
+    int finish_read(size_t got, std::string *err);
+
     /// Sets size_ when the file is a regular one (positional reads).
     void find_size();
 

@@ -126,17 +126,7 @@ public:
         const int r = frame_line(err);
         if (r <= 0)
             return r;
-        const size_t got = std::fread(buf, 1, frame_bytes_, f_.get());
-        if (got == frame_bytes_) {
-            index_++;
-            return 1;
-        }
-        if (std::ferror(f_.get())) {
-            read_error(err);
-            return -1;
-        }
-        truncated_error(index_, got, err);
-        return -1;
+        return finish_read(std::fread(buf, 1, frame_bytes_, f_.get()), err);
     }
 
     // The FRAME line is read from the stream as in read(); the samples are

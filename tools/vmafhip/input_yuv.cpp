@@ -49,18 +49,9 @@ public:
         head_pos_ += from_head;
         const size_t got = from_head + std::fread(buf + from_head, 1, frame_bytes_ - from_head,
                                                   f_.get());
-        if (got == frame_bytes_) {
-            index_++;
-            return 1;
-        }
-        if (std::ferror(f_.get())) {
-            read_error(err);
-            return -1;
-        }
-        if (!got)
+        if (!got && !std::ferror(f_.get()))
             return 0;
-        truncated_error(index_, got, err);
-        return -1;
+        return finish_read(got, err);
     }
 
     // start() found the file to hold whole frames only.
