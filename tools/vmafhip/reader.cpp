@@ -138,7 +138,9 @@ void FrameReader::load()
 int FrameReader::next(std::unique_ptr<Frame> *out, std::string *err)
 {
     std::unique_lock<std::mutex> lock(m_);
-    cv_.wait(lock, [&] { return (ended_ && ready_.empty()) || (!ready_.empty() && ready_.front()->loaded_); });
+    cv_.wait(lock, [&] {
+        return ready_.empty() ? ended_ : ready_.front()->loaded_;
+    });
     if (ready_.empty()) {
         if (err_.empty())
             return 0;
