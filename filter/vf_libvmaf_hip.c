@@ -80,6 +80,8 @@ typedef struct LIBVMAFHIPContext {
     enum PoolMethod pool_method; ///< pool, parsed in init
 
     VmafHipContext *vh;        ///< created in config_output
+    int width, height;         ///< the frame size the library was opened for
+    enum AVPixelFormat format; ///< and the pixel format
     int nb_planes;             ///< planes handed to the library: 1 (gray) or 3
     AVFifo *pending;           ///< PendingFrame, oldest first
     unsigned max_pending;      ///< wait for the oldest frame beyond this many
@@ -343,6 +345,24 @@ static int submit(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
     VmafHipPicture d = { { NULL } }, r = { { NULL } };
     int ret;
 
+    /* A filter before this one may change the size on the fly (scale with
+       eval=frame; ffmpeg with -reinit_filter 0): the library would read
+       such a frame as one of the size it was opened for. */
+    for (int i = 0; i < 2; i++) {
+        const AVFrame *f = i ? ref : dist;
+
+        if (f->width != s->width || f->height != s->height || f->format != s->format) {
+            av_log(ctx, AV_LOG_ERROR, "The %s input changed to %dx%d %s at frame pair %"
+                   PRIu64 ", but the stream started at %dx%d %s: one size and pixel format "
+                   "are scored per stream (put scale=%d:%d,format=%s before the filter to "
+                   "keep them)\n", i ? "reference" : "main", f->width, f->height,
+                   av_get_pix_fmt_name(f->format), s->nb_events - 1, s->width, s->height,
+                   av_get_pix_fmt_name(s->format), s->width, s->height,
+                   av_get_pix_fmt_name(s->format));
+            return AVERROR(EINVAL);
+        }
+    }
+
     for (int p = 0; p < s->nb_planes; p++) {
         d.data[p]   = dist->data[p];
         d.stride[p] = dist->linesize[p];
@@ -538,6 +558,9 @@ static int open_library(AVFilterContext *ctx, const AVFilterLink *mainlink)
     st.log_cookie   = ctx;
     s->nb_planes    = desc->nb_components == 1 ? 1 : 3;
     s->max_pending  = s->queue_depth ? s->queue_depth : 16;
+    s->width        = mainlink->w;
+    s->height       = mainlink->h;
+    s->format       = mainlink->format;
 
     vmafhip_close(&s->vh);
     s->lib_error_logged = 0;
@@ -836,7 +859,7 @@ static void release_lent(void *handle, uint8_t *data)
  * one DMA copy per plane and no host copy. A main frame leaves the filter
  * only once its scores are complete, so downstream never sees it while it is
  * being copied. Where the library lends nothing (not open yet, every picture
- * borrowed, another size), NULL: FFmpeg allocates as usual.
+ * borrowed, another size or format), NULL: FFmpeg allocates as usual.
  */
 static AVFrame *get_video_buffer(AVFilterLink *inlink, int w, int h)
 {
@@ -844,7 +867,10 @@ static AVFrame *get_video_buffer(AVFilterLink *inlink, int w, int h)
     VmafHipLentPicture lent;
     AVFrame *frame;
 
-    if (!s->vh || w != inlink->w || h != inlink->h ||
+    /* The link's size, and not only what was asked: a filter that changes
+       the size on the fly changes the link's too. */
+    if (!s->vh || w != s->width || h != s->height || inlink->w != s->width ||
+        inlink->h != s->height || inlink->format != s->format ||
         vmafhip_picture_borrow(s->vh, av_cpu_max_align(), &lent) < 0)
         return NULL;
     frame = av_frame_alloc();

@@ -1381,6 +1381,26 @@ def test_passthrough(t):
     t.check(all(len(f['tags']) == 19 for f in frames), 'not every frame scored')
 
 
+def test_size_change(t):
+    """A filter before libvmaf_hip that changes the frame size on the fly (scale with
+    eval=frame), on either input, larger or smaller: the stream fails at that frame pair with
+    a message naming both sizes; no frame is scored at the wrong size and nothing crashes
+    (a larger frame must not be written into a picture the library lent at the first size)."""
+    p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
+    for side, (w, h) in (('main', (640, 360)), ('main', (512, 288)), ('reference', (640, 360))):
+        change = f"scale=w='if(lt(n,3),576,{w})':h='if(lt(n,3),324,{h})':eval=frame"
+        graph = (f'[0:v]{change}[d];[d][1:v]{t.filt()}[o0]' if side == 'main' else
+                 f'[1:v]{change}[r];[0:v][r]{t.filt()}[o0]')
+        _, r = t.score(p.input(), graph, expect_ok=False)
+        what = f'{side} input changing to {w}x{h}'
+        t.check(r.returncode > 0, f'{what}: exit status {r.returncode}, not an error')
+        # scale counts its frames from 0 or 1 (n) depending on the FFmpeg version.
+        pattern = (rf'The {side} input changed to {w}x{h} yuv420p at frame pair [23], but the '
+                   rf'stream started at 576x324 yuv420p')
+        t.check(re.search(pattern, r.stderr) is not None,
+                f'{what}: no message matching {pattern!r}; stderr:\n{r.stderr[-1200:]}')
+
+
 def test_lent(t):
     """Frames that the filters before this one allocate are written into memory the library
     lends (pinned on the GPU: no host copy), counted at the end; they score exactly as frames
@@ -1450,6 +1470,7 @@ TESTS = {
     'timeline': test_timeline,
     'passthrough': test_passthrough,
     'lent': test_lent,
+    'size-change': test_size_change,
     'errors': test_errors,
     'fate': test_fate,
 }
