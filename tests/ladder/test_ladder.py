@@ -1,6 +1,7 @@
 """Scoring ladders on a local 2-worker CPU cluster: numbers, summaries, plots, re-runs, failures."""
 
 import csv
+import io
 import math
 import os
 import shutil
@@ -9,9 +10,10 @@ import unittest
 
 from common import (FFMPEG, LAUNCHER, NATURAL1, NATURAL1_FRAMES, TempDirTestCase, closing_cluster, golden,
                     ladder_plan, needs_ffmpeg, read_json, run_plan, start_cluster, write_plan)
-from vmafhip_ladder import placement
+from vmafhip_ladder import placement, plan, runner
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+EXAMPLE_PLAN = os.path.join(os.path.dirname(LAUNCHER), "..", "ladder", "examples", "fixtures.yaml")
 CLUSTER = None
 
 
@@ -178,6 +180,36 @@ class Ladder(TempDirTestCase):
         self.assertEqual(rows["garbage"]["status"], "failed")
         self.assertIsNone(rows["garbage"]["vmaf_mean"])
         self.assertFalse(os.path.exists(os.path.join(out, "natural1", "bad.y4m")))
+
+
+@needs_ffmpeg
+class ShippedPlan(TempDirTestCase):
+    """The example plan in ladder/examples gives the same results on 1 worker and on 2."""
+
+    def run_example(self, cluster_client, name):
+        loaded = plan.load(EXAMPLE_PLAN, os.path.join(self.tmp, name))
+        report = runner.run(loaded, cluster_client, FFMPEG, progress_stream=io.StringIO())
+        self.assertEqual(report.counts(), {"scored": 3, "reused": 0, "failed": 0})
+        return loaded.output
+
+    def test_one_worker_and_two_agree(self):
+        two = self.run_example(client(), "two")
+        with closing_cluster(1) as one_client:
+            one = self.run_example(one_client, "one")
+        folder1, folder2 = os.path.join(one, "natural1"), os.path.join(two, "natural1")
+        summary = read_json(os.path.join(folder1, "summary.json"))
+        self.assertEqual([r["rendition"] for r in summary["renditions"]],
+                         ["432x243", "288x162", "x264crf38"])
+        self.assertEqual(by_name(summary)["x264crf38"]["vmaf_mean"],
+                         golden("natural1_576x324_yuv420p__ref_vs_x264crf38.json")["vmaf"]["mean"])
+        self.assertEqual(summary, read_json(os.path.join(folder2, "summary.json")))
+        with open(os.path.join(folder1, "summary.csv"), "rb") as a, \
+                open(os.path.join(folder2, "summary.csv"), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        for folder in (folder1, folder2):
+            for png in ("rate_quality.png", "vmaf_frames.png"):
+                with open(os.path.join(folder, png), "rb") as f:
+                    self.assertEqual(f.read(8), PNG_MAGIC, png)
 
 
 @needs_ffmpeg
