@@ -10,6 +10,7 @@ import logging
 import os
 import subprocess
 
+import dask.config
 from distributed import Client, Nanny, Scheduler, SpecCluster
 
 from .errors import PlanError
@@ -77,6 +78,10 @@ def worker_specs(workers, gpus):
 
 def local_cluster(workers, gpus):
     """Start a local cluster (worker processes, so a crashing ffmpeg or worker is contained)."""
+    # Dask's GPU diagnostics (NVML) are not used here, and Dask 2022.12's fail to start the
+    # scheduler next to a newer pynvml ("'str' object has no attribute 'decode'"). The nannies
+    # pass this process's configuration on to their workers.
+    dask.config.set({"distributed.diagnostics.nvml": False})
     # The scheduler always serves HTTP (health checks); any free port, no dashboard.
     scheduler = {"cls": Scheduler, "options": {"host": "127.0.0.1", "dashboard_address": ":0",
                                                "dashboard": False}}

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import unittest
 
+import dask.config
 from common import (FFMPEG, LAUNCHER, NATURAL1, NATURAL1_FRAMES, TempDirTestCase, closing_cluster, golden,
                     ladder_plan, needs_ffmpeg, read_json, run_plan, start_cluster, write_plan)
 from vmafhip_ladder import placement, plan, runner
@@ -45,6 +46,10 @@ class Ladder(TempDirTestCase):
 
     def test_workers_are_cpu_pinned(self):
         self.assertEqual(set(client().run(placement.from_environ).values()), {("cpu", 0)})
+
+    def test_workers_leave_nvml_alone(self):
+        self.assertEqual(set(client().run(dask.config.get, "distributed.diagnostics.nvml").values()),
+                         {False})
 
     def test_scores_summary_and_plots(self):
         out, (_, report) = self.run_ladder()
