@@ -17,6 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.normpath(os.path.join(HERE, "..", "fixtures"))
 FFMPEG = os.environ.get("VMAFHIP_TEST_FFMPEG", "")
 LAUNCHER = os.path.normpath(os.path.join(HERE, "..", "..", "tools", "vmafhip-ladder"))
+EXAMPLE_PLAN = os.path.normpath(os.path.join(HERE, "..", "..", "ladder", "examples", "fixtures.yaml"))
 
 NATURAL1 = {"path": os.path.join(FIXTURES, "natural1_576x324_yuv420p_ref.yuv"),
             "width": 576, "height": 324, "pix_fmt": "yuv420p", "framerate": 25}
@@ -70,9 +71,9 @@ def start_cluster(workers):
     return local, Client(local)
 
 
-def run_plan(client, plan_path, ffmpeg=None):
-    """Run the plan at `plan_path` quietly; return (plan, report)."""
-    loaded = plan.load(plan_path)
+def run_plan(client, plan_path, ffmpeg=None, output=None):
+    """Run the plan at `plan_path` quietly, into `output` if given; return (plan, report)."""
+    loaded = plan.load(plan_path, output)
     return loaded, runner.run(loaded, client, ffmpeg or FFMPEG, progress_stream=io.StringIO())
 
 

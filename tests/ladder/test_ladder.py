@@ -1,7 +1,6 @@
 """Scoring ladders on a local 2-worker CPU cluster: numbers, summaries, plots, re-runs, failures."""
 
 import csv
-import io
 import math
 import os
 import shutil
@@ -9,12 +8,12 @@ import subprocess
 import unittest
 
 import dask.config
-from common import (FFMPEG, LAUNCHER, NATURAL1, NATURAL1_FRAMES, TempDirTestCase, closing_cluster, golden,
-                    ladder_plan, needs_ffmpeg, read_json, run_plan, start_cluster, write_plan)
-from vmafhip_ladder import placement, plan, runner
+from common import (EXAMPLE_PLAN, FFMPEG, LAUNCHER, NATURAL1, NATURAL1_FRAMES, TempDirTestCase,
+                    closing_cluster, golden, ladder_plan, needs_ffmpeg, read_json, run_plan, start_cluster,
+                    write_plan)
+from vmafhip_ladder import placement
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-EXAMPLE_PLAN = os.path.join(os.path.dirname(LAUNCHER), "..", "ladder", "examples", "fixtures.yaml")
 CLUSTER = None
 
 
@@ -38,6 +37,13 @@ def by_name(summary):
     return {row["rendition"]: row for row in summary["renditions"]}
 
 
+def assert_plots(test, folder):
+    """Both plots of the title in `folder` are PNG files."""
+    for png in ("rate_quality.png", "vmaf_frames.png"):
+        with open(os.path.join(folder, png), "rb") as f:
+            test.assertEqual(f.read(8), PNG_MAGIC, png)
+
+
 @needs_ffmpeg
 class Ladder(TempDirTestCase):
     def run_ladder(self, doc=None, ffmpeg=None):
@@ -47,9 +53,10 @@ class Ladder(TempDirTestCase):
     def test_workers_are_cpu_pinned(self):
         self.assertEqual(set(client().run(placement.from_environ).values()), {("cpu", 0)})
 
-    def test_workers_leave_nvml_alone(self):
-        self.assertEqual(set(client().run(dask.config.get, "distributed.diagnostics.nvml").values()),
-                         {False})
+    def test_scheduler_and_workers_leave_nvml_alone(self):
+        key = "distributed.diagnostics.nvml"
+        self.assertFalse(client().run_on_scheduler(dask.config.get, key))
+        self.assertEqual(set(client().run(dask.config.get, key).values()), {False})
 
     def test_scores_summary_and_plots(self):
         out, (_, report) = self.run_ladder()
@@ -95,9 +102,7 @@ class Ladder(TempDirTestCase):
         self.assertEqual([r["rendition"] for r in table], ["same", "crf38", "288p"])
         self.assertEqual(float(table[1]["vmaf_mean"]), crf["vmaf"]["mean"])
         for title in ("natural1", "natural5"):
-            for png in ("rate_quality.png", "vmaf_frames.png"):
-                with open(os.path.join(out, title, png), "rb") as f:
-                    self.assertEqual(f.read(8), PNG_MAGIC, png)
+            assert_plots(self, os.path.join(out, title))
         self.assertEqual(by_name(read_json(os.path.join(out, "natural5", "summary.json")))
                          ["88x72"]["size"], "88x72")
         # Nothing half-written is left behind.
@@ -192,8 +197,7 @@ class ShippedPlan(TempDirTestCase):
     """The example plan in ladder/examples gives the same results on 1 worker and on 2."""
 
     def run_example(self, cluster_client, name):
-        loaded = plan.load(EXAMPLE_PLAN, os.path.join(self.tmp, name))
-        report = runner.run(loaded, cluster_client, FFMPEG, progress_stream=io.StringIO())
+        loaded, report = run_plan(cluster_client, EXAMPLE_PLAN, output=os.path.join(self.tmp, name))
         self.assertEqual(report.counts(), {"scored": 3, "reused": 0, "failed": 0})
         return loaded.output
 
@@ -212,9 +216,7 @@ class ShippedPlan(TempDirTestCase):
                 open(os.path.join(folder2, "summary.csv"), "rb") as b:
             self.assertEqual(a.read(), b.read())
         for folder in (folder1, folder2):
-            for png in ("rate_quality.png", "vmaf_frames.png"):
-                with open(os.path.join(folder, png), "rb") as f:
-                    self.assertEqual(f.read(8), PNG_MAGIC, png)
+            assert_plots(self, folder)
 
 
 @needs_ffmpeg
