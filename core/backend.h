@@ -4,7 +4,9 @@
 // can only differ in the accumulators, which the tests compare exactly.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -58,6 +60,18 @@ public:
     /// @return 0 or a negative errno with *err set.
     virtual int submit(const FrameView &f, bool scored, void *const fence[2], std::string *err) = 0;
 
+    /// Start the stream at frame `index` instead of 0 (before any submit):
+    /// the frames before it were scored by another backend. prev[k] is the
+    /// reference luma of frame index-1-k, for k < n = min(lookbehind, index).
+    /// @return 0 or a negative errno with *err set; -ENOTSUP where a backend
+    /// only scores whole streams (the handover's own).
+    virtual int take_over(unsigned index, const PlaneView *prev, int n, std::string *err)
+    {
+        (void)index, (void)prev, (void)n;
+        *err = name() + " cannot take over a stream under way";
+        return -ENOTSUP;
+    }
+
     /// The memory of the pictures the context lends, from which this backend
     /// copies fastest.
     virtual std::shared_ptr<HostMemory> host_memory() const { return make_plain_host_memory(); }
@@ -68,18 +82,48 @@ public:
     /// @return 0 or a negative errno with *err set.
     virtual int collect(bool wait, uint8_t *accum, std::string *err) = 0;
 
+    /// Whether the next submit hands the stream over to a backend made
+    /// meanwhile (make_handover_backend()).
+    virtual bool handover_ready() const { return false; }
+
     /// Timings gathered so far (GPU backend with HipTuning::timing only).
     virtual bool stats(BackendStats *) const { return false; }
 };
 
+/// The warning of a context that scores on the CPU because the GPU backend
+/// could not start (`why`).
+void log_cpu_fallback(const Logger &log, const std::string &why);
+
+/// Frames in flight on the GPU when the settings leave it open.
+constexpr int kDefaultGpuDepth = 4;
+
 /// The CPU reference backend; depth > 1 scores on a worker thread.
 std::unique_ptr<Backend> make_cpu_backend(const Metrics &m, int threads, int depth);
 
-/// The GPU backend. @return nullptr with *ret and *err set when it fails
-/// (-ENODEV without a usable device or without GPU support in this build).
+/// The GPU backend, on device s.device (started by gpu_start() or here).
+/// cancel (may be nullptr): checked while waiting for the device and between
+/// the steps of making the backend, which then fails with -ECANCELED.
+/// @return nullptr with *ret and *err set when it fails (-ENODEV without a
+/// usable device or without GPU support in this build).
 std::unique_ptr<Backend> make_hip_backend(const Metrics &m, const VmafHipSettings &s,
                                           const Logger &log, int *ret, std::string *err,
-                                          const HipTuning &tuning = HipTuning());
+                                          const HipTuning &tuning = HipTuning(),
+                                          const std::atomic<bool> *cancel = nullptr);
+
+/// Makes the backend that takes over, on the handover's own thread: with
+/// the cancel flag to watch and a logger whose messages reach the context's
+/// log on the caller's thread.
+using BackendMaker = std::function<std::unique_ptr<Backend>(
+    const std::atomic<bool> &cancel, const Logger &log, int *ret, std::string *err)>;
+
+/// Scores on `first` while `make` makes the next backend on a thread of its
+/// own; the next backend takes over at the first submit after it is ready
+/// (core/backend_handover.cpp). `wake` makes `make` look at its cancel flag
+/// (the context closes). If making it fails: with `required` the next submit
+/// fails with its error, else `first` scores on after one warning.
+std::unique_ptr<Backend> make_handover_backend(const Metrics &m, std::unique_ptr<Backend> first,
+                                               BackendMaker make, std::function<void()> wake,
+                                               const Logger &log, bool required);
 
 /// GPUs usable by make_hip_backend() (0 without GPU support).
 int hip_device_count();

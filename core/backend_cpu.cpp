@@ -5,7 +5,9 @@
 // worker thread scores them in order, so callers (the FFmpeg filter) get the
 // same asynchronous behaviour as on the GPU; the ring is longer by the
 // look-behind, so earlier frames' copies are still there when a frame reads
-// them. Rows of one frame are split over the thread pool either way.
+// them. Both rings are indexed by frame number, so a stream may start at any
+// frame (take_over()). Rows of one frame are split over the thread pool
+// either way.
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
@@ -15,6 +17,7 @@
 
 #include "base/thread_pool.h"
 #include "core/backend.h"
+#include "core/plane_copy.h"
 
 namespace vmafhip {
 
@@ -50,21 +53,6 @@ void score(const Metrics &m, const FrameView &f, bool scored, ThreadPool &pool, 
             x.ext->cpu(f, accum + x.accum_offset, pool);
 }
 
-/// A packed copy of some planes: rows of w samples, no padding.
-struct PlaneCopy {
-    std::vector<uint8_t> buf;
-    PlaneView view;
-
-    void assign(const PlaneView &src, int bps)
-    {
-        const size_t row = static_cast<size_t>(src.w) * bps;
-        buf.resize(row * static_cast<size_t>(src.h));
-        for (int y = 0; y < src.h; y++)
-            std::memcpy(buf.data() + y * row, src.row<uint8_t>(y), row);
-        view = PlaneView{buf.data(), static_cast<ptrdiff_t>(row), src.w, src.h};
-    }
-};
-
 class CpuBackend final : public Backend {
 public:
     CpuBackend(const Metrics &m, int threads, int depth)
@@ -96,7 +84,7 @@ public:
 
     int submit(const FrameView &f, bool scored, void *const *, std::string *) override
     {
-        Job &j = jobs_[head_ % jobs_.size()];
+        Job &j = jobs_[f.index % jobs_.size()];
         if (!worker_.joinable()) {
             FrameView v = f;
             for (int k = 0; k < m_.lookbehind; k++)
@@ -105,20 +93,39 @@ public:
             score(m_, v, scored, pool_, j.accum.data());
             if (!history_.empty())
                 history_[f.index % history_.size()].assign(f.ref[0], m_.g.bytes_per_sample());
-            head_++;
             return 0;
         }
         own_copy(f, &j);
         for (int k = 0; k < m_.lookbehind; k++)
             if (f.index > static_cast<unsigned>(k))
-                j.view.prev_ref[k] = jobs_[(head_ - 1 - k) % jobs_.size()].view.ref[0];
+                j.view.prev_ref[k] = jobs_[(f.index - 1 - k) % jobs_.size()].view.ref[0];
         {
             std::lock_guard<std::mutex> lock(mutex_);
             j.scored = scored;
             j.state = Job::QUEUED;
-            head_++;
         }
         wake_.notify_all();
+        return 0;
+    }
+
+    int take_over(unsigned index, const PlaneView *prev, int n, std::string *) override
+    {
+        const int bps = m_.g.bytes_per_sample();
+        tail_ = index;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            next_ = index;
+        }
+        for (int k = 0; k < n; k++) {
+            const unsigned i = index - 1 - static_cast<unsigned>(k);
+            if (!worker_.joinable()) {
+                history_[i % history_.size()].assign(prev[k], bps);
+                continue;
+            }
+            Job &j = jobs_[i % jobs_.size()];
+            j.ref[0].assign(prev[k], bps);
+            j.view.ref[0] = j.ref[0].view;
+        }
         return 0;
     }
 
@@ -162,18 +169,20 @@ private:
 
     void work()
     {
-        for (unsigned next = 0;; next++) {
-            Job &j = jobs_[next % jobs_.size()];
+        for (;;) {
+            Job *j;
             {
                 std::unique_lock<std::mutex> lock(mutex_);
-                wake_.wait(lock, [&] { return stop_ || j.state == Job::QUEUED; });
+                wake_.wait(lock, [&] { return stop_ || jobs_[next_ % jobs_.size()].state == Job::QUEUED; });
                 if (stop_)
                     return;
+                j = &jobs_[next_ % jobs_.size()];
             }
-            score(m_, j.view, j.scored, pool_, j.accum.data());
+            score(m_, j->view, j->scored, pool_, j->accum.data());
             {
                 std::lock_guard<std::mutex> lock(mutex_);
-                j.state = Job::DONE;
+                j->state = Job::DONE;
+                next_++;
             }
             done_.notify_all();
         }
@@ -184,7 +193,8 @@ private:
     const int depth_;
     std::vector<Job> jobs_;
     std::vector<PlaneCopy> history_; ///< last reference lumas (one frame in flight)
-    unsigned head_ = 0, tail_ = 0;
+    unsigned tail_ = 0;              ///< the next frame to collect
+    unsigned next_ = 0;              ///< the next frame the worker scores, under mutex_
     std::thread worker_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;

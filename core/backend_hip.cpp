@@ -28,6 +28,7 @@
 #include "core/backend.h"
 #include "core/gpu_check.h"
 #include "core/gpu_device.h"
+#include "core/gpu_start.h"
 #include "kernels/sample_check.h"
 
 namespace vmafhip {
@@ -35,7 +36,6 @@ namespace vmafhip {
 namespace {
 
 constexpr size_t kAlign = 256;
-constexpr int kDefaultDepth = 4;
 // Host staging: frames above this are copied by the thread pool, in bands of
 // about kBandBytes (small enough to keep every core busy).
 constexpr size_t kParallelCopyBytes = size_t(1) << 20;
@@ -110,10 +110,11 @@ public:
     }
     ~HipBackend() override;
 
-    int init(const VmafHipSettings &s, std::string *err);
+    int init(const VmafHipSettings &s, const std::atomic<bool> *cancel, std::string *err);
     const std::string &name() const override { return name_; }
     int depth() const override { return depth_; }
     int submit(const FrameView &f, bool scored, void *const fence[2], std::string *err) override;
+    int take_over(unsigned index, const PlaneView *prev, int n, std::string *err) override;
     std::shared_ptr<HostMemory> host_memory() const override
     {
         return std::make_shared<PinnedHostMemory>(dev_.index);
@@ -177,6 +178,8 @@ private:
 
 HipBackend::~HipBackend()
 {
+    if (slots_.empty() && constants_.empty())
+        return; // nothing made on the device (the device may still be starting)
     (void)hipSetDevice(dev_.index);
     for (Slot &s : slots_) {
         if (s.stream)
@@ -205,9 +208,15 @@ HipBackend::~HipBackend()
     (void)hipGetLastError();
 }
 
-int HipBackend::init(const VmafHipSettings &s, std::string *err)
+int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, std::string *err)
 {
-    int ret = gpu_select_device(s.device, &dev_, err);
+    const auto cancelled = [&] {
+        if (!cancel || !cancel->load())
+            return false;
+        *err = "cancelled: the context was closed";
+        return true;
+    };
+    int ret = gpu_join(s.device, cancel, &dev_, err);
     if (ret < 0)
         return ret;
     name_ = strprintf("hip: %s (%s)", dev_.name.c_str(), dev_.arch.c_str());
@@ -243,7 +252,7 @@ int HipBackend::init(const VmafHipSettings &s, std::string *err)
         constants_bytes += align_up(gpu.constants_bytes(*x.ext));
     }
 
-    depth_ = s.queue_depth ? s.queue_depth : kDefaultDepth;
+    depth_ = s.queue_depth ? s.queue_depth : kDefaultGpuDepth;
     const size_t n_slots = static_cast<size_t>(depth_ + m_.lookbehind);
     const size_t per_slot = frame_bytes_ + work_bytes_ + align_up(m_.accum_bytes);
     size_t free_b = 0, total_b = 0;
@@ -272,18 +281,24 @@ int HipBackend::init(const VmafHipSettings &s, std::string *err)
     }
 
     slots_.resize(n_slots);
-    for (Slot &slot : slots_)
+    for (Slot &slot : slots_) {
+        if (cancelled())
+            return -ECANCELED;
         if ((ret = create_slot(slot, err)) < 0)
             return ret;
+    }
     // The reference lumas of the previous frames are in the previous slots.
     for (size_t i = 0; i < n_slots; i++)
         for (int k = 0; k < m_.lookbehind; k++)
             slots_[i].frame.prev_ref[k] = slots_[(i + n_slots - 1 - k) % n_slots].frame.ref[0];
     if (tuning_.graphs && !tuning_.timing)
         for (Slot &t : slots_)
-            for (int w = ALL; w <= (m_.n_subsample > 1 ? EVERY_FRAME : ALL); w++)
+            for (int w = ALL; w <= (m_.n_subsample > 1 ? EVERY_FRAME : ALL); w++) {
+                if (cancelled())
+                    return -ECANCELED;
                 if ((ret = capture_graph(t, static_cast<Work>(w), err)) < 0)
                     return ret;
+            }
     log_.log(VMAFHIP_LOG_DEBUG, "%d frames in flight, %zu MiB of GPU memory, %s staging%s\n",
              depth_, stats_.device_bytes >> 20,
              tuning_.staging == HipTuning::STAGING_PINNED ? "pinned" : "direct",
@@ -460,6 +475,25 @@ int HipBackend::submit(const FrameView &f, bool scored, void *const fence[2], st
     return 0;
 }
 
+// The previous reference lumas go into the slots before the first one this
+// backend fills, where the frames that read them look (prev_ref).
+int HipBackend::take_over(unsigned, const PlaneView *prev, int n, std::string *err)
+{
+    GPU_TRY(hipSetDevice(dev_.index));
+    head_ = tail_ = static_cast<unsigned>(n);
+    const size_t row = static_cast<size_t>(m_.g.w) * m_.g.bytes_per_sample();
+    for (int k = 0; k < n; k++) {
+        // prev[k] is a packed copy (positive stride) in pageable memory: the
+        // copy has taken it once the call returns.
+        Slot &s = slots_[static_cast<size_t>(n - 1 - k) % slots_.size()];
+        GPU_TRY(hipMemcpy2DAsync(s.dev + plane_off_[0][0], row, prev[k].data,
+                                 static_cast<size_t>(prev[k].stride), row,
+                                 static_cast<size_t>(prev[k].h), hipMemcpyHostToDevice, s.stream));
+        GPU_TRY(hipEventRecord(s.copied, s.stream));
+    }
+    return 0;
+}
+
 int HipBackend::collect(bool wait, uint8_t *accum, std::string *err)
 {
     GPU_TRY(hipSetDevice(dev_.index));
@@ -490,10 +524,10 @@ int HipBackend::collect(bool wait, uint8_t *accum, std::string *err)
 
 std::unique_ptr<Backend> make_hip_backend(const Metrics &m, const VmafHipSettings &s,
                                           const Logger &log, int *ret, std::string *err,
-                                          const HipTuning &tuning)
+                                          const HipTuning &tuning, const std::atomic<bool> *cancel)
 {
     auto b = std::make_unique<HipBackend>(m, log, tuning);
-    *ret = b->init(s, err);
+    *ret = b->init(s, cancel, err);
     if (*ret < 0)
         return nullptr;
     return b;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/gpu_start.h"
 #include "core/options.h"
 
 namespace vmafhip {
@@ -16,20 +17,34 @@ namespace {
 
 thread_local std::string open_error;
 
+// auto and hip: the GPU backend. Without gpu_wait the CPU scores while it
+// starts (core/backend_handover.cpp); where there can be no GPU at all, that
+// is known at once: hip fails, auto scores on the CPU after one warning.
 int create_backend(VmafHipContext *c, std::string *msg)
 {
     const VmafHipSettings &s = c->settings;
+    const int depth = s.queue_depth ? s.queue_depth : kDefaultGpuDepth;
     if (s.backend == VMAFHIP_BACKEND_CPU) {
         c->backend = make_cpu_backend(c->metrics, s.threads, s.queue_depth);
         return 0;
     }
-    int ret = 0;
-    c->backend = make_hip_backend(c->metrics, s, c->log, &ret, msg);
-    if (c->backend)
+    int ret = gpu_precheck(msg);
+    if (ret == 0 && !s.gpu_wait) {
+        gpu_start(s.device);
+        const Metrics &m = c->metrics;
+        BackendMaker make = [&m, s](const std::atomic<bool> &cancel, const Logger &log, int *r,
+                                    std::string *err) {
+            return make_hip_backend(m, s, log, r, err, HipTuning(), &cancel);
+        };
+        c->backend = make_handover_backend(m, make_cpu_backend(m, s.threads, depth), std::move(make),
+                                           gpu_wake_waiters, c->log, s.backend == VMAFHIP_BACKEND_HIP);
+        return 0;
+    }
+    if (ret == 0 && (c->backend = make_hip_backend(c->metrics, s, c->log, &ret, msg)))
         return 0;
     if (s.backend == VMAFHIP_BACKEND_HIP || ret != -ENODEV)
         return ret;
-    c->log.log(VMAFHIP_LOG_WARNING, "no GPU backend: %s; scoring on the CPU instead\n", msg->c_str());
+    log_cpu_fallback(c->log, *msg);
     msg->clear();
     c->backend = make_cpu_backend(c->metrics, s.threads, s.queue_depth);
     return 0;
@@ -127,6 +142,11 @@ void complete_one(VmafHipContext *c)
 
 } // namespace
 
+void log_cpu_fallback(const Logger &log, const std::string &why)
+{
+    log.log(VMAFHIP_LOG_WARNING, "no GPU backend: %s; scoring on the CPU instead\n", why.c_str());
+}
+
 int context_fail(VmafHipContext *c, int ret, const std::string &msg)
 {
     c->last_error = msg;
@@ -207,6 +227,17 @@ extern "C" const char *vmafhip_version(void)
 extern "C" int vmafhip_device_count(void)
 {
     return hip_device_count();
+}
+
+extern "C" int vmafhip_gpu_start(int device)
+{
+    std::string why;
+    if (device < 0)
+        return -EINVAL;
+    const int ret = gpu_precheck(&why);
+    if (ret == 0)
+        gpu_start(device);
+    return ret;
 }
 
 extern "C" int vmafhip_open(VmafHipContext **ctx, const VmafHipSettings *s)

@@ -3,14 +3,38 @@
 
 #include "core/backend.h"
 #include "core/gpu_device.h"
+#include "core/gpu_start.h"
 
 namespace vmafhip {
 
+namespace {
+
+const char *const kNotBuilt = "built without GPU support (gpu_platform=none): use the CPU backend";
+
+} // namespace
+
+int gpu_precheck(std::string *err)
+{
+    *err = kNotBuilt;
+    return -ENODEV;
+}
+
+void gpu_start(int) {}
+
+int gpu_join(int, const std::atomic<bool> *, GpuDeviceInfo *, std::string *err)
+{
+    *err = kNotBuilt;
+    return -ENODEV;
+}
+
+void gpu_wake_waiters() {}
+
 std::unique_ptr<Backend> make_hip_backend(const Metrics &, const VmafHipSettings &, const Logger &,
-                                          int *ret, std::string *err, const HipTuning &)
+                                          int *ret, std::string *err, const HipTuning &,
+                                          const std::atomic<bool> *)
 {
     *ret = -ENODEV;
-    *err = "built without GPU support (gpu_platform=none): use the CPU backend";
+    *err = kNotBuilt;
     return nullptr;
 }
 

@@ -27,6 +27,15 @@ public:
 
     /// Whether every copy marked on `fence` is done; wait: block until it is.
     virtual bool fence_done(void *fence, bool wait) = 0;
+
+    /// Whether block p (from alloc()) is still of the memory the backend
+    /// copies from fastest; one that is not is freed once it is given back
+    /// (the backend changed: pinned memory came with the GPU).
+    virtual bool preferred(const uint8_t *p) const
+    {
+        (void)p;
+        return true;
+    }
 };
 
 /// Plain memory (new[]) and no fences: the CPU backend's.

@@ -1,5 +1,6 @@
 #include "core/lent_pictures.h"
 
+#include <algorithm>
 #include <cerrno>
 
 namespace vmafhip {
@@ -25,13 +26,18 @@ LentPictures::LentPictures(std::shared_ptr<HostMemory> mem, const Geometry &g)
 
 LentPictures::~LentPictures()
 {
-    // Nothing is lent (a lent block keeps the pool alive): wait for the
-    // backend's last copies, then free.
-    for (auto &b : blocks_) {
-        mem_->fence_done(b->fence, true);
-        mem_->delete_fence(b->fence);
-        mem_->free(b->mem);
-    }
+    // Nothing is lent (a lent block keeps the pool alive).
+    for (auto &b : blocks_)
+        free_block(*b);
+}
+
+void LentPictures::free_block(Block &b)
+{
+    // The backend's last copies from it first.
+    mem_->fence_done(b.fence, true);
+    mem_->delete_fence(b.fence);
+    mem_->free(b.mem);
+    bytes_ -= b.bytes + kMaxAlign - 1;
 }
 
 size_t LentPictures::layout(size_t align, size_t offset[3], ptrdiff_t stride[3]) const
@@ -60,6 +66,17 @@ int LentPictures::borrow(int align, VmafHipLentPicture *out)
     Block *b = nullptr;
     {
         std::lock_guard<std::mutex> lock(mutex_);
+        // Free blocks of memory the backend no longer copies from fastest
+        // go (their copies are done: a backend that changed copies from
+        // them no more).
+        blocks_.erase(std::remove_if(blocks_.begin(), blocks_.end(),
+                                     [&](const std::unique_ptr<Block> &blk) {
+                                         if (blk->lent || mem_->preferred(blk->mem))
+                                             return false;
+                                         free_block(*blk);
+                                         return true;
+                                     }),
+                      blocks_.end());
         // A free block whose copies are done, else a new one, else the
         // first free block still being copied from (waited for below).
         Block *copying = nullptr;

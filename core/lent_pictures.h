@@ -46,6 +46,9 @@ private:
         std::shared_ptr<LentPictures> owner; ///< set while lent: keeps the pool alive
     };
 
+    /// Waits for the backend's copies from b, then frees it.
+    void free_block(Block &b);
+
     /// Bytes of a picture with rows and planes aligned to `align`; fills the
     /// plane offsets and strides.
     size_t layout(size_t align, size_t offset[3], ptrdiff_t stride[3]) const;

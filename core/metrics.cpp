@@ -77,6 +77,27 @@ int check_settings(const VmafHipSettings &s, std::string *msg)
                          s.queue_depth);
         return -EINVAL;
     }
+    if (s.gpu_wait != 0 && s.gpu_wait != 1) {
+        *msg = strprintf("gpu_wait %d is not valid: accepted are 0 (score on the CPU while the GPU "
+                         "starts) and 1 (wait for the GPU)", s.gpu_wait);
+        return -EINVAL;
+    }
+    const int layout = stored_enum(s.layout);
+    if (layout < VMAFHIP_LAYOUT_PLANAR || layout > VMAFHIP_LAYOUT_NV_MSB) {
+        *msg = strprintf("plane layout %d is not valid: accepted are 0 (planar), 1 (semi-planar: "
+                         "nv12 and kin) and 2 (semi-planar, samples in the high bits: p010 and kin)",
+                         layout);
+        return -EINVAL;
+    }
+    if (layout != VMAFHIP_LAYOUT_PLANAR && chroma == VMAFHIP_CHROMA_400) {
+        *msg = "a semi-planar layout needs chroma planes: 4:0:0 (gray) has luma only";
+        return -EINVAL;
+    }
+    if (layout == VMAFHIP_LAYOUT_NV_MSB && s.bitdepth == 8) {
+        *msg = "samples in the high bits of 16-bit words (p010 and kin) are 10, 12 or 16 bits, not "
+               "8: 8-bit semi-planar pictures (nv12) are the layout nv";
+        return -EINVAL;
+    }
     return 0;
 }
 

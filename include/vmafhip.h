@@ -60,6 +60,18 @@ enum VmafHipChroma {
     VMAFHIP_CHROMA_400 = 3, ///< luma only (gray)
 };
 
+/** How the planes of both pictures are stored. */
+enum VmafHipLayout {
+    VMAFHIP_LAYOUT_PLANAR = 0, ///< luma, Cb and Cr planes, samples in the low bits (FFmpeg's
+                               ///< yuv420p, yuv420p10le, ...)
+    VMAFHIP_LAYOUT_NV     = 1, ///< semi-planar: the luma plane, then one plane of Cb, Cr pairs
+                               ///< (data[1]; data[2] is not read), samples in the low bits:
+                               ///< FFmpeg's nv12, nv16, nv24, nv20le, p016, p216, p416
+    VMAFHIP_LAYOUT_NV_MSB = 2, ///< semi-planar with 10- or 12-bit samples in the high bits of
+                               ///< their 16-bit words (the low bits are ignored): p010, p012,
+                               ///< p210, p212, p410, p412, what hardware decoders hand over
+};
+
 /** Where the metrics are computed. */
 enum VmafHipBackend {
     VMAFHIP_BACKEND_AUTO = 0, ///< the GPU if one is present, else the CPU (one warning)
@@ -113,7 +125,17 @@ typedef struct VmafHipSettings {
     enum VmafHipLogLevel log_level; ///< messages above this level are dropped (default info)
     VmafHipLogCallback log_callback; ///< NULL = print to stderr (default NULL)
     void *log_cookie;          ///< passed to log_callback
-    uint8_t reserved[64];      ///< room to grow without an ABI break; keep zero
+    /** GPU backends: 0 = vmafhip_open() returns at once and the frames
+     *  submitted while the GPU starts (a few hundred milliseconds) are scored
+     *  on the CPU, with the same scores, so that a short clip does not wait
+     *  for the GPU at all; a GPU that cannot start is then reported by the
+     *  submit that would have handed over to it (backend hip: that submit
+     *  fails; auto: one warning, the CPU scores on). 1 = vmafhip_open()
+     *  waits for the GPU, reports its errors, and every frame is scored on
+     *  it. (default 0) */
+    int gpu_wait;
+    enum VmafHipLayout layout; ///< plane layout of both pictures (default planar)
+    uint8_t reserved[56];      ///< room to grow without an ABI break; keep zero
 } VmafHipSettings;
 
 /** One picture: plane pointers and strides in bytes. Plane 0 is luma
@@ -199,13 +221,22 @@ VMAFHIP_API int vmafhip_option_info(int index, const char **feature, const char 
 VMAFHIP_API const char *vmafhip_builtin_model(int index);
 
 /** @return the number of GPUs the HIP backend can use; 0 when there is
- *  none or the library was built without GPU support. */
+ *  none or the library was built without GPU support. Starts the GPU
+ *  runtime and waits for it. */
 VMAFHIP_API int vmafhip_device_count(void);
+
+/** Start GPU @p device in the background, once per process, and return at
+ *  once: a program that knows it will score on that GPU calls this early,
+ *  so that the start overlaps its own (vmafhip_open() starts it otherwise).
+ *  Every context of the process shares the started device.
+ *  @return 0, or -ENODEV when this machine or build has no usable GPU. */
+VMAFHIP_API int vmafhip_gpu_start(int device);
 
 /**
  * Create a context: parse the features and models, load the models, check
  * every option and the frame size against each extractor, and with a GPU
- * backend allocate all device memory (nothing is allocated per frame).
+ * backend allocate all device memory (nothing is allocated per frame; with
+ * gpu_wait 0 that happens in the background, while the CPU scores).
  * Extractors run once each even when several models and features ask for
  * them: as libvmaf, the models' extractors come first, and a feature whose
  * output names an earlier one already produces is not run again.
@@ -218,7 +249,8 @@ VMAFHIP_API int vmafhip_device_count(void);
  *         -ENOENT, -EACCES  a model file cannot be read,
  *         -ERANGE  the frame is too small or too large for an enabled feature,
  *         -ENOTSUP a combination this build or libvmaf does not support,
- *         -ENODEV  backend=hip without a usable GPU (or bad device index),
+ *         -ENODEV  backend=hip without a usable GPU (or, with gpu_wait, a bad
+ *                  device index),
  *         -ENOMEM  host or device memory exhausted,
  *         -EIO     any other GPU runtime failure (its message is logged).
  */

@@ -22,6 +22,7 @@
 #include "core/metrics.h"
 #include "extractors/ssim.h"
 #include "tests/common/fixtures.h"
+#include "tests/common/frame_view.h"
 #include "vmafhip.h"
 
 using namespace vmafhip;
@@ -123,16 +124,6 @@ void make_pair(const Geometry &g, std::mt19937 &rng, std::vector<uint8_t> *ref,
         pd->data[p] = dis->data() + off[p];
         pr->stride[p] = pd->stride[p] = static_cast<ptrdiff_t>(w) * bps;
     }
-}
-
-FrameView view_of(const Geometry &g, const VmafHipPicture &r, const VmafHipPicture &d, int planes)
-{
-    FrameView f;
-    for (int p = 0; p < planes; p++) {
-        f.ref[p] = PlaneView{static_cast<const uint8_t *>(r.data[p]), r.stride[p], g.scored_w(p), g.scored_h(p)};
-        f.dis[p] = PlaneView{static_cast<const uint8_t *>(d.data[p]), d.stride[p], g.scored_w(p), g.scored_h(p)};
-    }
-    return f;
 }
 
 // Every extractor's accumulator block, CPU against GPU: bit for bit, except
@@ -245,8 +236,7 @@ int main(int argc, char **argv)
         double cpu_ms = 0, gpu_ms = 0;
         int bad = 0;
         for (int i = 0; i < frames && !bad; i++) {
-            FrameView f = view_of(m.g, pr[i], pd[i], m.planes);
-            f.index = static_cast<unsigned>(i);
+            const FrameView f = testfx::view_of(m.g, pr[i], pd[i], m.planes, static_cast<unsigned>(i));
             const auto t_cpu = std::chrono::steady_clock::now();
             cpu->submit(f, true, kNotLent, &err);
             cpu->collect(true, a_cpu.data(), &err);

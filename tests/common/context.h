@@ -19,6 +19,14 @@
 
 namespace testfx {
 
+/// s scores on `backend`; on the GPU with gpu_wait, so that every frame is
+/// scored there (not the first ones on the CPU while the GPU starts).
+inline void set_backend(VmafHipSettings *s, int backend)
+{
+    s->backend = static_cast<VmafHipBackend>(backend);
+    s->gpu_wait = backend != VMAFHIP_BACKEND_CPU;
+}
+
 struct ContextCloser {
     void operator()(VmafHipContext *c) const { vmafhip_close(&c); }
 };

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/common/context.h"
 #include "tests/common/fixtures.h"
 #include "vmafhip.h"
 
@@ -36,7 +37,7 @@ inline FaultOutcome fault_scenario(VmafHipBackend backend, const char *features,
     out.values.reserve(4096);
     std::vector<uint8_t> ref(W * H * 3 / 2), dis(ref.size());
     VmafHipSettings s = settings(W, H, 8, VMAFHIP_CHROMA_420, features);
-    s.backend = backend;
+    testfx::set_backend(&s, backend);
     s.threads = 2;
     s.models = models;
     s.log_level = VMAFHIP_LOG_ERROR;

@@ -66,6 +66,7 @@ VmafHipSettings settings(int w, int h, VmafHipBackend backend)
     VmafHipSettings s = testfx::settings(w, h, 8, VMAFHIP_CHROMA_420, kFeatures);
     s.models = kModels;
     s.backend = backend;
+    s.gpu_wait = backend != VMAFHIP_BACKEND_CPU; // every frame on the GPU
     return s;
 }
 

@@ -126,9 +126,9 @@ TEST(GpuStress, FormatsAndOddSizes)
             dis.emplace_back(c.w, c.h, c.bpc, c.chroma, rng, &ref.back(), 3 + 4 * i);
         }
         VmafHipSettings s = testfx::settings(c.w, c.h, c.bpc, c.chroma, c.features);
-        s.backend = VMAFHIP_BACKEND_CPU;
+        testfx::set_backend(&s, VMAFHIP_BACKEND_CPU);
         const auto cpu = score(s, ref, dis);
-        s.backend = VMAFHIP_BACKEND_HIP;
+        testfx::set_backend(&s, VMAFHIP_BACKEND_HIP);
         const auto gpu = score(s, ref, dis);
         ASSERT_EQ(cpu.size(), gpu.size());
         Ctx names_ctx = open_ctx(s);
@@ -154,7 +154,7 @@ TEST(GpuStress, ThousandFramesNoDriftNoGrowth)
     // Motion compares neighbours, so a repeated pair is not scored alike at
     // the seams of the cycle: the per-frame extractors only.
     VmafHipSettings s = testfx::settings(f.w, f.h, f.bpc, f.chroma, "adm|vif|psnr|float_ssim");
-    s.backend = VMAFHIP_BACKEND_HIP;
+    testfx::set_backend(&s, VMAFHIP_BACKEND_HIP);
     Ctx c = open_ctx(s);
     ASSERT_TRUE(c);
     const char *const *names;
@@ -193,7 +193,7 @@ TEST(GpuStress, TwoContextsTwoThreads)
     auto run = [](const testfx::Fixture &f, VmafHipBackend backend, int repeats) {
         const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
         VmafHipSettings s = fixture_settings(f);
-        s.backend = backend;
+        testfx::set_backend(&s, backend);
         Ctx c = open_ctx(s);
         std::vector<double> all;
         if (!c)
@@ -237,7 +237,7 @@ TEST(GpuStress, FrameTooLargeForTheDevice)
     s.features = kAll;
     s.models = nullptr;
     s.queue_depth = 16;
-    s.backend = VMAFHIP_BACKEND_HIP;
+    testfx::set_backend(&s, VMAFHIP_BACKEND_HIP);
     VmafHipContext *c = nullptr;
     EXPECT_EQ(vmafhip_open(&c, &s), -ENOMEM);
     EXPECT_EQ(c, nullptr);
@@ -248,7 +248,7 @@ TEST(GpuStress, FrameTooLargeForTheDevice)
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
     VmafHipSettings ok = fixture_settings(f);
-    ok.backend = VMAFHIP_BACKEND_HIP;
+    testfx::set_backend(&ok, VMAFHIP_BACKEND_HIP);
     Ctx good = open_ctx(ok);
     const VmafHipPicture r = ref.picture(0), d = dis.picture(0);
     EXPECT_EQ(vmafhip_submit(good.get(), &d, &r), 0);

@@ -27,7 +27,7 @@ using Messages = testfx::LogLines;
 VmafHipSettings base(int w, int h, const char *features = "psnr")
 {
     VmafHipSettings s = testfx::settings(w, h, 8, VMAFHIP_CHROMA_420, features);
-    s.backend = TEST_BACKEND;
+    testfx::set_backend(&s, TEST_BACKEND);
     return s;
 }
 
@@ -87,7 +87,7 @@ struct Frame {
 
 TEST(Api, VersionAndStrerror)
 {
-    EXPECT_STREQ(vmafhip_version(), "2.2.0");
+    EXPECT_STREQ(vmafhip_version(), "2.3.0");
     EXPECT_STREQ(vmafhip_strerror(-EINVAL), "invalid argument");
     EXPECT_STREQ(vmafhip_strerror(-ENODEV), "no usable GPU");
     EXPECT_STREQ(vmafhip_strerror(-12345), "unknown error");
@@ -157,6 +157,19 @@ TEST(Api, FormatsAndSettings)
     s.threads = -1;
     expect_open_error(s, -EINVAL, "threads");
     s = base(64, 64);
+    s.gpu_wait = 2;
+    expect_open_error(s, -EINVAL, "gpu_wait 2 is not valid: accepted are 0");
+    s = base(64, 64);
+    store_raw(&s.layout, 3);
+    expect_open_error(s, -EINVAL, "plane layout 3 is not valid");
+    s = base(64, 64);
+    s.layout = VMAFHIP_LAYOUT_NV;
+    s.chroma = VMAFHIP_CHROMA_400;
+    expect_open_error(s, -EINVAL, "4:0:0 (gray) has luma only");
+    s = base(64, 64);
+    s.layout = VMAFHIP_LAYOUT_NV_MSB;
+    expect_open_error(s, -EINVAL, "are 10, 12 or 16 bits, not 8");
+    s = base(64, 64);
     s.device = -1;
     expect_open_error(s, -EINVAL, "device");
     s = base(64, 64);
@@ -177,11 +190,11 @@ TEST(Api, GpuBackendWithoutGpu)
     if (vmafhip_device_count() > 0)
         GTEST_SKIP() << "a GPU is present";
     VmafHipSettings s = base(64, 64);
-    s.backend = VMAFHIP_BACKEND_HIP;
+    testfx::set_backend(&s, VMAFHIP_BACKEND_HIP);
     expect_open_error(s, -ENODEV, "GPU");
     // auto falls back to the CPU with one warning.
     Messages m;
-    s.backend = VMAFHIP_BACKEND_AUTO;
+    testfx::set_backend(&s, VMAFHIP_BACKEND_AUTO);
     s.log_callback = collect_log;
     s.log_cookie = &m;
     Ctx c = open_ctx(s);
@@ -196,7 +209,7 @@ TEST(Api, BadDeviceIndex)
     if (n == 0)
         GTEST_SKIP() << "no GPU";
     VmafHipSettings s = base(64, 64);
-    s.backend = VMAFHIP_BACKEND_HIP;
+    testfx::set_backend(&s, VMAFHIP_BACKEND_HIP);
     s.device = n;
     expect_open_error(s, -ENODEV, "valid device indices are 0 to");
 }
@@ -290,7 +303,7 @@ TEST(Api, NegativeStrides)
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
     Ctx top = open_ctx(all_settings(f));
     VmafHipSettings s = all_settings(f);
-    s.backend = TEST_BACKEND;
+    testfx::set_backend(&s, TEST_BACKEND);
     Ctx bottom = open_ctx(s);
     for (int i = 0; i < 2; i++) {
         const VmafHipPicture r = ref.picture(i), d = dis.picture(i);
@@ -333,7 +346,7 @@ TEST(Api, CallerMemoryReusableAfterSubmit)
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
     VmafHipSettings s = all_settings(f);
-    s.backend = TEST_BACKEND;
+    testfx::set_backend(&s, TEST_BACKEND);
     Ctx clean = open_ctx(s), dirty = open_ctx(s);
     std::vector<uint8_t> rbuf(ref.frame_bytes()), dbuf(dis.frame_bytes());
     for (int i = 0; i < f.frames; i++) {
@@ -413,7 +426,7 @@ TEST(Api, SameScoresAtEveryQueueDepth)
     std::vector<std::vector<double>> expected;
     for (int depth : {1, 2, 3, 4, 7, 16}) {
         VmafHipSettings s = all_settings(f);
-        s.backend = TEST_BACKEND;
+        testfx::set_backend(&s, TEST_BACKEND);
         s.queue_depth = depth;
         Ctx ctx = open_ctx(s);
         const char *const *names;
@@ -471,7 +484,7 @@ TEST(Api, LookaheadAndTheEndOfTheStream)
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
     VmafHipSettings s = testfx::settings(f.w, f.h, f.bpc, f.chroma, "motion");
-    s.backend = TEST_BACKEND;
+    testfx::set_backend(&s, TEST_BACKEND);
     Messages log;
     s.log_callback = collect_log;
     s.log_cookie = &log;
@@ -504,7 +517,7 @@ TEST(Api, SubsampledFrames)
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
     const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
     VmafHipSettings s = testfx::settings(f.w, f.h, f.bpc, f.chroma, "psnr|motion");
-    s.backend = TEST_BACKEND;
+    testfx::set_backend(&s, TEST_BACKEND);
     Ctx every = open_ctx(s);
     s.n_subsample = 3;
     Ctx third = open_ctx(s);

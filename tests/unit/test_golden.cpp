@@ -32,7 +32,7 @@ struct Scored {
 // Score a whole fixture pair with the given settings.
 Scored score(const Fixture &f, VmafHipSettings s)
 {
-    s.backend = TEST_BACKEND;
+    testfx::set_backend(&s, TEST_BACKEND);
     Scored run;
     const testfx::Ctx ctx = testfx::open_ctx(s);
     if (!ctx)

@@ -25,7 +25,7 @@ using testfx::open_ctx;
 VmafHipSettings small(int w, int h, int bpc, VmafHipChroma chroma)
 {
     VmafHipSettings s = testfx::settings(w, h, bpc, chroma, "psnr");
-    s.backend = TEST_BACKEND;
+    testfx::set_backend(&s, TEST_BACKEND);
     return s;
 }
 
@@ -135,7 +135,7 @@ TEST(LentPictures, AtMost64)
 TEST(LentPictures, AtMostOneGiBBeyondTwo)
 {
     VmafHipSettings s = small(8192, 8192, 16, VMAFHIP_CHROMA_444);
-    s.backend = VMAFHIP_BACKEND_CPU;
+    testfx::set_backend(&s, VMAFHIP_BACKEND_CPU);
     const Ctx ctx = open_ctx(s);
     ASSERT_TRUE(ctx);
     VmafHipLentPicture a, b, c;
@@ -204,7 +204,7 @@ protected:
     {
         const testfx::Fixture &f = GetParam();
         s_ = testfx::settings_for(f);
-        s_.backend = TEST_BACKEND;
+        testfx::set_backend(&s_, TEST_BACKEND);
         ref_ = std::make_unique<testfx::Clip>(f.ref, f.w, f.h, f.bpc, f.chroma);
         dis_ = std::make_unique<testfx::Clip>(f.dis, f.w, f.h, f.bpc, f.chroma);
         planes_ = planes_of(f.w, f.h, f.bpc, f.chroma);
@@ -304,7 +304,7 @@ std::vector<testfx::Fixture> scored_fixtures()
     std::vector<testfx::Fixture> out;
     for (const auto &f : testfx::fixtures()) {
         VmafHipSettings s = testfx::settings_for(f);
-        s.backend = VMAFHIP_BACKEND_CPU;
+        testfx::set_backend(&s, VMAFHIP_BACKEND_CPU);
         VmafHipContext *c = nullptr;
         if (vmafhip_open(&c, &s) == 0)
             out.push_back(f);

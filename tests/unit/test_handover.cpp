@@ -1,0 +1,314 @@
+// A stream handed over from the CPU backend to a backend made meanwhile
+// (core/backend_handover.cpp), at every frame: each frame's scores are those
+// of the backend that scored it, motion's look-behind across the handover
+// included. Built for the CPU suite (the next backend is another CPU
+// backend) and, with TEST_BACKEND=VMAFHIP_BACKEND_HIP, for the GPU suite
+// (the GPU backend).
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "core/backend.h"
+#include "core/host_memory.h"
+#include "core/lent_pictures.h"
+#include "core/metrics.h"
+#include "tests/common/context.h"
+#include "tests/common/fixtures.h"
+#include "tests/common/frame_view.h"
+
+using namespace vmafhip;
+
+namespace {
+
+// Every extractor, motion with its two-frame look-behind, and the model.
+const char *const kFeatures = "psnr|float_ssim|adm|vif|motion=motion_five_frame_window=true";
+constexpr int kFrames = 9;
+
+struct Pair {
+    testfx::Clip ref, dis;
+    VmafHipSettings s;
+
+    Pair()
+        : ref("natural1_576x324_yuv420p_ref.yuv", 576, 324, 8, VMAFHIP_CHROMA_420),
+          dis("natural1_576x324_yuv420p_x264crf38.yuv", 576, 324, 8, VMAFHIP_CHROMA_420),
+          s(testfx::settings(576, 324, 8, VMAFHIP_CHROMA_420, kFeatures))
+    {
+        s.models = "version=vmaf_v0.6.1";
+    }
+};
+
+const Pair &pair()
+{
+    static const Pair p;
+    return p;
+}
+
+/// The metrics of one run (finishing a frame updates extractor state).
+std::unique_ptr<Metrics> metrics()
+{
+    auto m = std::make_unique<Metrics>();
+    std::string err;
+    EXPECT_EQ(metrics_create(pair().s, Logger(), m.get(), &err), 0) << err;
+    return m;
+}
+
+/// The backend a handover hands over to in this suite.
+std::unique_ptr<Backend> next_backend(const Metrics &m, const std::atomic<bool> *cancel, int *ret,
+                                      std::string *err)
+{
+    if (TEST_BACKEND == VMAFHIP_BACKEND_HIP)
+        return make_hip_backend(m, pair().s, Logger(), ret, err, HipTuning(), cancel);
+    return make_cpu_backend(m, 2, 1);
+}
+
+/// Every frame's scores through backend b, as a context makes them; before
+/// frame `handover_at`, open() and wait until b hands over there.
+std::vector<std::vector<double>> run(Metrics &m, Backend &b, int handover_at = -1,
+                                     const std::function<void()> &open = nullptr)
+{
+    std::vector<std::vector<double>> rows(kFrames, std::vector<double>(m.names.size()));
+    std::vector<uint8_t> accum(m.accum_bytes);
+    std::string err;
+    unsigned submitted = 0, collected = 0;
+    auto collect_one = [&] {
+        EXPECT_EQ(b.collect(true, accum.data(), &err), 0) << err;
+        metrics_finish(m, collected, accum.data(), rows[collected].data());
+        collected++;
+    };
+    for (int i = 0; i < kFrames; i++) {
+        if (i == handover_at) {
+            open();
+            for (int t = 0; t < 20000 && !b.handover_ready(); t++)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            EXPECT_TRUE(b.handover_ready());
+        }
+        while (submitted - collected >= static_cast<unsigned>(b.depth()))
+            collect_one();
+        const FrameView f = testfx::view_of(m.g, pair().ref.picture(i), pair().dis.picture(i),
+                                            m.planes, submitted);
+        EXPECT_EQ(b.submit(f, true, kNotLent, &err), 0) << err;
+        submitted++;
+    }
+    while (collected < submitted)
+        collect_one();
+    for (unsigned i = 0; i < submitted; i++)
+        metrics_complete(m, i, submitted, rows[i].data());
+    return rows;
+}
+
+/// Holds the making of the next backend until released (or cancelled).
+struct Gate {
+    std::mutex m;
+    std::condition_variable cv;
+    bool open = false;
+
+    void release()
+    {
+        std::lock_guard<std::mutex> lock(m);
+        open = true;
+        cv.notify_all();
+    }
+    void wake()
+    {
+        std::lock_guard<std::mutex> lock(m);
+        cv.notify_all();
+    }
+    /// @return false when cancelled first
+    bool pass(const std::atomic<bool> &cancel)
+    {
+        std::unique_lock<std::mutex> lock(m);
+        cv.wait(lock, [&] { return open || cancel.load(); });
+        return open;
+    }
+};
+
+/// A handover from a CPU backend with frames in flight to next_backend(),
+/// made once the gate opens. The next backend runs extractors of their own
+/// (m_next, made as m): the CPU backends keep scratch memory in them, and the
+/// first one may still score while the next one does.
+std::unique_ptr<Backend> handover(const Metrics &m, const Metrics &m_next, Gate &gate)
+{
+    BackendMaker make = [&m_next, &gate](const std::atomic<bool> &cancel, const Logger &, int *ret,
+                                         std::string *err) -> std::unique_ptr<Backend> {
+        if (!gate.pass(cancel)) {
+            *ret = -ECANCELED;
+            *err = "cancelled";
+            return nullptr;
+        }
+        return next_backend(m_next, &cancel, ret, err);
+    };
+    return make_handover_backend(m, make_cpu_backend(m, 2, 4), make, [&gate] { gate.wake(); },
+                                 Logger(), true);
+}
+
+class HandoverAt : public ::testing::TestWithParam<int> {};
+
+/// The scores of every frame on the CPU alone and on the next backend alone.
+struct Wanted {
+    std::vector<std::vector<double>> cpu, next;
+    std::string next_name;
+};
+
+const Wanted &wanted()
+{
+    static const Wanted w = [] {
+        Wanted r;
+        auto m_cpu = metrics(), m_next = metrics();
+        auto cpu = make_cpu_backend(*m_cpu, 2, 1);
+        int ret = 0;
+        std::string err;
+        auto next = next_backend(*m_next, nullptr, &ret, &err);
+        EXPECT_TRUE(next) << err;
+        if (!next)
+            return r;
+        r.cpu = run(*m_cpu, *cpu);
+        r.next = run(*m_next, *next);
+        r.next_name = next->name();
+        return r;
+    }();
+    return w;
+}
+
+TEST_P(HandoverAt, EachFrameScoredByOneBackend)
+{
+    const int at = GetParam();
+    const Wanted &w = wanted();
+    ASSERT_FALSE(w.next.empty());
+    auto m = metrics(), m_handover_next = metrics();
+    Gate gate;
+    auto b = handover(*m, *m_handover_next, gate);
+    const auto got = run(*m, *b, at, [&gate] { gate.release(); });
+    for (int i = 0; i < kFrames; i++) {
+        const auto &want = i < at ? w.cpu[i] : w.next[i];
+        for (size_t c = 0; c < m->names.size(); c++)
+            EXPECT_EQ(std::memcmp(&got[i][c], &want[c], sizeof(double)), 0)
+                << "frame " << i << " " << m->names[c] << ": " << got[i][c] << " against "
+                << want[c] << " (handover at frame " << at << ")";
+    }
+    // Never released: the context closes while the next backend waits.
+    EXPECT_EQ(b->name(), at < kFrames ? w.next_name : "cpu while the GPU starts");
+}
+
+// 0: before the first frame; 1, 2: fewer earlier frames than motion's
+// look-behind; 5: within; kFrames: never (the first backend scores all).
+INSTANTIATE_TEST_SUITE_P(Frames, HandoverAt, ::testing::Values(0, 1, 2, 5, kFrames - 1, kFrames));
+
+// A next backend that cannot be made: required, the submit that would hand
+// over fails with its error; otherwise one warning and the CPU scores on.
+TEST(Handover, NextBackendFails)
+{
+    for (const bool required : {true, false}) {
+        auto m = metrics();
+        testfx::LogLines log;
+        BackendMaker fail = [](const std::atomic<bool> &, const Logger &l, int *ret, std::string *err) {
+            l.log(VMAFHIP_LOG_INFO, "trying\n");
+            *ret = -ENODEV;
+            *err = "no usable GPU: planted";
+            return std::unique_ptr<Backend>();
+        };
+        auto b = make_handover_backend(*m, make_cpu_backend(*m, 2, 4), fail, [] {},
+                                       Logger(testfx::collect_log, &log, VMAFHIP_LOG_DEBUG), required);
+        for (int t = 0; t < 20000 && !b->handover_ready(); t++)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        ASSERT_TRUE(b->handover_ready());
+        const FrameView f = testfx::view_of(m->g, pair().ref.picture(0), pair().dis.picture(0),
+                                            m->planes, 0);
+        std::string err;
+        if (required) {
+            EXPECT_EQ(b->submit(f, true, kNotLent, &err), -ENODEV);
+            EXPECT_EQ(err, "no usable GPU: planted");
+            continue;
+        }
+        ASSERT_EQ(b->submit(f, true, kNotLent, &err), 0) << err;
+        EXPECT_FALSE(b->handover_ready());
+        std::vector<uint8_t> accum(m->accum_bytes);
+        EXPECT_EQ(b->collect(true, accum.data(), &err), 0) << err;
+        ASSERT_EQ(log.lines.size(), 2u);
+        EXPECT_EQ(log.lines[0], "trying\n"); // the maker's message, on this thread
+        EXPECT_EQ(log.lines[1], "no GPU backend: no usable GPU: planted; scoring on the CPU instead\n");
+        EXPECT_EQ(b->name(), "cpu while the GPU starts");
+    }
+}
+
+// Pictures lent before the handover come from the first backend's memory and
+// are freed once given back afterwards; later ones come from the next
+// backend's.
+TEST(Handover, LentPicturesMoveToTheNextBackendsMemory)
+{
+    // Counts the blocks of one memory.
+    struct Counted final : HostMemory {
+        std::shared_ptr<HostMemory> plain = make_plain_host_memory();
+        std::atomic<int> live{0}, made{0};
+        uint8_t *alloc(size_t bytes) override
+        {
+            live++, made++;
+            return plain->alloc(bytes);
+        }
+        void free(uint8_t *p) override
+        {
+            live--;
+            plain->free(p);
+        }
+        int new_fence(void **fence) override { return plain->new_fence(fence); }
+        void delete_fence(void *fence) override { plain->delete_fence(fence); }
+        bool fence_done(void *fence, bool wait) override { return plain->fence_done(fence, wait); }
+    };
+    // A CPU backend lending from a Counted memory.
+    struct Lending final : Backend {
+        std::unique_ptr<Backend> cpu;
+        std::shared_ptr<Counted> mem = std::make_shared<Counted>();
+        explicit Lending(const Metrics &m) : cpu(make_cpu_backend(m, 1, 1)) {}
+        const std::string &name() const override { return cpu->name(); }
+        int depth() const override { return cpu->depth(); }
+        int submit(const FrameView &f, bool s, void *const fence[2], std::string *e) override
+        {
+            return cpu->submit(f, s, fence, e);
+        }
+        int take_over(unsigned i, const PlaneView *p, int n, std::string *e) override
+        {
+            return cpu->take_over(i, p, n, e);
+        }
+        std::shared_ptr<HostMemory> host_memory() const override { return mem; }
+        int collect(bool w, uint8_t *a, std::string *e) override { return cpu->collect(w, a, e); }
+    };
+    auto m = metrics();
+    auto first = std::make_unique<Lending>(*m);
+    std::shared_ptr<Counted> early = first->mem, late;
+    Gate gate;
+    BackendMaker make = [&](const std::atomic<bool> &cancel, const Logger &, int *, std::string *) {
+        gate.pass(cancel);
+        auto b = std::make_unique<Lending>(*m);
+        late = b->mem;
+        return std::unique_ptr<Backend>(std::move(b));
+    };
+    auto b = make_handover_backend(*m, std::move(first), make, [&gate] { gate.wake(); }, Logger(), true);
+    auto pool = std::make_shared<LentPictures>(b->host_memory(), m->g);
+    VmafHipLentPicture p1, p2;
+    ASSERT_EQ(pool->borrow(1, &p1), 0);
+    ASSERT_EQ(pool->borrow(1, &p2), 0);
+    EXPECT_EQ(early->live, 2);
+    gate.release();
+    for (int t = 0; t < 20000 && !b->handover_ready(); t++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_TRUE(b->handover_ready());
+    LentPictures::release(p1.handle);
+    // p1's block is not reused: it goes, and the next backend's memory lends.
+    VmafHipLentPicture p3;
+    ASSERT_EQ(pool->borrow(1, &p3), 0);
+    EXPECT_EQ(early->live, 1);
+    EXPECT_EQ(late->made, 1);
+    LentPictures::release(p2.handle);
+    LentPictures::release(p3.handle);
+    ASSERT_EQ(pool->borrow(1, &p1), 0);
+    EXPECT_EQ(early->live, 0);
+    EXPECT_EQ(late->made, 1); // p3's block again
+    LentPictures::release(p1.handle);
+}
+
+} // namespace
