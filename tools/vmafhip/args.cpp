@@ -16,7 +16,7 @@ enum class Id {
     Reference, Distorted, Width, Height, PixelFormat, Bitdepth, FrameCnt, SkipRef, SkipDist,
     Subsample, Feature, NoPrediction, Model,
     Output, Xml, Json, Csv, Sub, FullPrecision, Quiet,
-    Backend, Device, Threads, CpuMask, GpuMask,
+    Backend, Device, GpuWait, Threads, CpuMask, GpuMask,
     Help, Version,
 };
 
@@ -28,7 +28,7 @@ struct Flag {
     const char *help;
 };
 
-// libvmaf's spellings (underscores); --full-precision is ours.
+// libvmaf's spellings (underscores); --full-precision and --gpu-wait are ours.
 const Flag flags[] = {
     {Id::Reference, 'r', "reference", "PATH", "reference video: raw .yuv or .y4m"},
     {Id::Distorted, 'd', "distorted", "PATH", "distorted video: raw .yuv or .y4m"},
@@ -61,6 +61,9 @@ const Flag flags[] = {
     {Id::Quiet, 'q', "quiet", nullptr, "no progress line on a terminal"},
     {Id::Backend, 0, "backend", "B", "auto (GPU if present, else CPU), cpu or hip"},
     {Id::Device, 0, "device", "N", "GPU index (default: 0)"},
+    {Id::GpuWait, 0, "gpu-wait", nullptr,
+     "wait for the GPU to start and score every frame on it (default: the CPU scores the frames "
+     "read while the GPU starts, with the same scores)"},
     {Id::Threads, 0, "threads", "N", "CPU threads, 0 = one per core (default: 0)"},
     {Id::CpuMask, 0, "cpumask", "MASK",
      "accepted for libvmaf compatibility; vmafhip always gives libvmaf's plain-C results "
@@ -142,6 +145,7 @@ int apply(const Flag &f, const std::string &v, Options *o, std::string *err)
     case Id::Sub: o->format = VMAFHIP_LOG_FMT_SUB; return 0;
     case Id::FullPrecision: o->full_precision = true; return 0;
     case Id::Quiet: o->quiet = true; return 0;
+    case Id::GpuWait: o->gpu_wait = true; return 0;
     case Id::NoPrediction: o->no_prediction = true; return 0;
     case Id::Model: o->models.push_back(v); return 0;
     case Id::CpuMask:

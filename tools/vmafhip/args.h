@@ -25,6 +25,7 @@ struct Options {
     int frame_cnt = 0;                 ///< --frame_cnt; 0 = every frame
     VmafHipBackend backend = VMAFHIP_BACKEND_AUTO;
     int device = 0;
+    bool gpu_wait = false;             ///< --gpu-wait
     bool full_precision = false;
     bool quiet = false;
 };

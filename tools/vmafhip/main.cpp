@@ -321,6 +321,7 @@ int run(const Options &o)
     s.n_subsample = o.subsample;
     s.backend = o.backend;
     s.device = o.device;
+    s.gpu_wait = o.gpu_wait;
     s.threads = o.threads;
 
     std::string err;
