@@ -1,6 +1,7 @@
 // The CPU reference backend. With one frame in flight it scores each frame
-// inside submit(), straight from the caller's planes, and keeps copies of
-// the last reference lumas for extractors that read earlier frames (motion).
+// inside submit(), straight from the caller's planes (from planar copies of
+// semi-planar ones), and keeps copies of the last reference lumas for
+// extractors that read earlier frames (motion).
 // With more, submit() copies the planes into a ring of owned buffers and a
 // worker thread scores them in order, so callers (the FFmpeg filter) get the
 // same asynchronous behaviour as on the GPU; the ring is longer by the
@@ -87,12 +88,16 @@ public:
         Job &j = jobs_[f.index % jobs_.size()];
         if (!worker_.joinable()) {
             FrameView v = f;
+            if (m_.g.semi_planar()) { // the metrics read planar pictures
+                converted_[0].assign(f.ref, m_.g, m_.planes, v.ref);
+                converted_[1].assign(f.dis, m_.g, m_.planes, v.dis);
+            }
             for (int k = 0; k < m_.lookbehind; k++)
                 if (f.index > static_cast<unsigned>(k))
                     v.prev_ref[k] = history_[(f.index - 1 - k) % history_.size()].view;
             score(m_, v, scored, pool_, j.accum.data());
             if (!history_.empty())
-                history_[f.index % history_.size()].assign(f.ref[0], m_.g.bytes_per_sample());
+                history_[f.index % history_.size()].assign(v.ref[0], m_.g.bytes_per_sample());
             return 0;
         }
         own_copy(f, &j);
@@ -123,8 +128,8 @@ public:
                 continue;
             }
             Job &j = jobs_[i % jobs_.size()];
-            j.ref[0].assign(prev[k], bps);
-            j.view.ref[0] = j.ref[0].view;
+            j.ref.p[0].assign(prev[k], bps);
+            j.view.ref[0] = j.ref.p[0].view;
         }
         return 0;
     }
@@ -147,7 +152,7 @@ public:
 private:
     struct Job {
         enum State { FREE, QUEUED, DONE } state = FREE;
-        PlaneCopy ref[3], dis[3]; ///< owned copies of the planes
+        PictureCopy ref, dis; ///< owned planar copies of the pictures
         FrameView view;
         bool scored = true;
         std::vector<uint8_t> accum;
@@ -156,15 +161,10 @@ private:
     // Copies the planes of f into j's buffers (allocated on first use).
     void own_copy(const FrameView &f, Job *j)
     {
-        const int bps = m_.g.bytes_per_sample();
         j->view = FrameView{};
         j->view.index = f.index;
-        for (int p = 0; p < m_.planes; p++) {
-            j->ref[p].assign(f.ref[p], bps);
-            j->dis[p].assign(f.dis[p], bps);
-            j->view.ref[p] = j->ref[p].view;
-            j->view.dis[p] = j->dis[p].view;
-        }
+        j->ref.assign(f.ref, m_.g, m_.planes, j->view.ref);
+        j->dis.assign(f.dis, m_.g, m_.planes, j->view.dis);
     }
 
     void work()
@@ -193,6 +193,7 @@ private:
     const int depth_;
     std::vector<Job> jobs_;
     std::vector<PlaneCopy> history_; ///< last reference lumas (one frame in flight)
+    PictureCopy converted_[2];       ///< [ref, dis] made planar (one frame in flight)
     unsigned tail_ = 0;              ///< the next frame to collect
     unsigned next_ = 0;              ///< the next frame the worker scores, under mutex_
     std::thread worker_;

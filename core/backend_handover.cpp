@@ -156,7 +156,8 @@ public:
         if (ret < 0)
             return ret;
         if (!history_.empty())
-            history_[f.index % history_.size()].assign(f.ref[0], m_.g.bytes_per_sample());
+            history_[f.index % history_.size()].assign(f.ref[0], m_.g.bytes_per_sample(),
+                                                       m_.g.sample_shift());
         first_frames_++;
         return 0;
     }

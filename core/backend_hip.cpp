@@ -6,7 +6,9 @@
 // Per frame (one slot): caller planes -> pinned host staging (host threads)
 // -> one async host-to-device copy into tightly packed device planes ->
 // zero the accumulators -> each extractor's kernels -> accumulators back to
-// pinned host memory -> event. A picture the context lent (pinned already)
+// pinned host memory -> event. A semi-planar picture (nv12, p010) is copied
+// as it is laid out and made planar by one more launch before the kernels
+// (kernels/semi_planar.hip). A picture the context lent (pinned already)
 // skips the host staging: one 2D copy per plane, pitch = its stride, and an
 // event that tells the lender when the block may be reused. Nothing is
 // allocated per frame, and no pointer to the caller's memory ever reaches a
@@ -30,6 +32,7 @@
 #include "core/gpu_device.h"
 #include "core/gpu_start.h"
 #include "kernels/sample_check.h"
+#include "kernels/semi_planar.h"
 
 namespace vmafhip {
 
@@ -137,7 +140,7 @@ private:
         uint8_t *work = nullptr;     ///< extractor workspaces
         uint8_t *d_accum = nullptr;  ///< accumulator block
         uint8_t *h_accum = nullptr;  ///< pinned
-        hipEvent_t copied = nullptr; ///< the planes are on the device
+        hipEvent_t copied = nullptr; ///< the planes are on the device, planar
         hipEvent_t done = nullptr;
         hipEvent_t t_start = nullptr, t_end = nullptr; ///< timing only
         hipGraph_t graph[2] = {};
@@ -166,8 +169,11 @@ private:
     GpuDeviceInfo dev_;
     std::string name_;
     int depth_ = 0;                  ///< frames in flight
-    size_t plane_off_[2][3] = {};    ///< [ref, dis][plane] offset in a slot's buffers
-    size_t frame_bytes_ = 0;         ///< staged bytes per frame (both pictures)
+    int pic_planes_ = 1;             ///< planes of a picture copied (Geometry::picture_planes)
+    size_t copy_off_[2][3] = {};     ///< [ref, dis][picture plane] offset in a slot's buffers
+    size_t plane_off_[2][3] = {};    ///< [ref, dis][metric plane] offset in a slot's device buffer
+    size_t frame_bytes_ = 0;         ///< copied bytes per frame (both pictures), staged first
+    size_t dev_bytes_ = 0;           ///< a slot's device planes: copied, then split chroma
     std::vector<size_t> work_off_;   ///< per extractor: its workspace in a slot's
     size_t work_bytes_ = 0;
     std::vector<uint8_t *> constants_; ///< per extractor: device constants, or nullptr
@@ -228,21 +234,31 @@ int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, 
             return -ENOTSUP;
         }
 
-    // The reference luma comes first: it is what every-frame extractors read.
+    // The pictures as copied: the reference luma first (what every-frame
+    // extractors read). Semi-planar chroma is split into planes after them.
     const Geometry &g = m_.g;
+    const int bps = g.bytes_per_sample();
+    pic_planes_ = g.picture_planes(m_.planes);
     size_t off = 0;
     for (int pic = 0; pic < 2; pic++)
-        for (int p = 0; p < m_.planes; p++) {
-            plane_off_[pic][p] = off;
-            off += align_up(static_cast<size_t>(g.scored_w(p)) * g.scored_h(p) * g.bytes_per_sample());
+        for (int q = 0; q < pic_planes_; q++) {
+            copy_off_[pic][q] = plane_off_[pic][q] = off;
+            off += align_up(static_cast<size_t>(g.scored_row(q)) * g.scored_h(q) * bps);
         }
     frame_bytes_ = off;
+    if (g.semi_planar())
+        for (int pic = 0; pic < 2; pic++)
+            for (int p = 1; p < m_.planes; p++) {
+                plane_off_[pic][p] = off;
+                off += align_up(static_cast<size_t>(g.scored_w(p)) * g.scored_h(p) * bps);
+            }
+    dev_bytes_ = off;
     for (int pic = 0; pic < 2; pic++)
-        for (int p = 0; p < m_.planes; p++) {
-            const size_t row = std::max<size_t>(1, static_cast<size_t>(g.scored_w(p)) * g.bytes_per_sample());
+        for (int q = 0; q < pic_planes_; q++) {
+            const size_t row = std::max<size_t>(1, static_cast<size_t>(g.scored_row(q)) * bps);
             const int rows = static_cast<int>(std::max<size_t>(1, kBandBytes / row));
-            for (int y = 0; y < g.scored_h(p); y += rows)
-                bands_.push_back(Band{pic, p, y, std::min(g.scored_h(p), y + rows)});
+            for (int y = 0; y < g.scored_h(q); y += rows)
+                bands_.push_back(Band{pic, q, y, std::min(g.scored_h(q), y + rows)});
         }
     size_t constants_bytes = 0;
     for (const Instance &x : m_.ext) {
@@ -254,7 +270,7 @@ int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, 
 
     depth_ = s.queue_depth ? s.queue_depth : kDefaultGpuDepth;
     const size_t n_slots = static_cast<size_t>(depth_ + m_.lookbehind);
-    const size_t per_slot = frame_bytes_ + work_bytes_ + align_up(m_.accum_bytes);
+    const size_t per_slot = dev_bytes_ + work_bytes_ + align_up(m_.accum_bytes);
     size_t free_b = 0, total_b = 0;
     GPU_TRY(hipMemGetInfo(&free_b, &total_b));
     if (per_slot * n_slots + constants_bytes > free_b) {
@@ -309,7 +325,7 @@ int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, 
 int HipBackend::create_slot(Slot &s, std::string *err)
 {
     GPU_TRY(hipStreamCreateWithFlags(&s.stream, hipStreamNonBlocking));
-    GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.dev), std::max<size_t>(frame_bytes_, 1)));
+    GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.dev), std::max<size_t>(dev_bytes_, 1)));
     if (work_bytes_)
         GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.work), work_bytes_));
     GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.d_accum), m_.accum_bytes));
@@ -390,7 +406,7 @@ void HipBackend::stage_on_host(Slot &s, const FrameView &f, const bool staged[2]
                 continue;
             const PlaneView &src = band.pic ? f.dis[band.plane] : f.ref[band.plane];
             const size_t row = static_cast<size_t>(src.w) * bps;
-            uint8_t *dst = s.host + plane_off_[band.pic][band.plane] + band.y0 * row;
+            uint8_t *dst = s.host + copy_off_[band.pic][band.plane] + band.y0 * row;
             copy_rows_for_device(dst, static_cast<ptrdiff_t>(row), src.row<uint8_t>(band.y0),
                                  src.stride, row, band.y1 - band.y0);
         }
@@ -409,17 +425,17 @@ void HipBackend::stage_on_host(Slot &s, const FrameView &f, const bool staged[2]
 int HipBackend::copy_direct(Slot &s, const FrameView &f, int pic, std::string *err)
 {
     const int bps = m_.g.bytes_per_sample();
-    for (int p = 0; p < m_.planes; p++) {
-        const PlaneView &src = pic ? f.dis[p] : f.ref[p];
+    for (int q = 0; q < pic_planes_; q++) {
+        const PlaneView &src = pic ? f.dis[q] : f.ref[q];
         const size_t row = static_cast<size_t>(src.w) * bps;
         // A bottom-up plane (negative stride) has no positive pitch: row by row.
         if (src.stride < 0) {
             for (int y = 0; y < src.h; y++)
-                GPU_TRY(hipMemcpyAsync(s.dev + plane_off_[pic][p] + y * row, src.row<uint8_t>(y),
+                GPU_TRY(hipMemcpyAsync(s.dev + copy_off_[pic][q] + y * row, src.row<uint8_t>(y),
                                        row, hipMemcpyHostToDevice, s.stream));
             continue;
         }
-        GPU_TRY(hipMemcpy2DAsync(s.dev + plane_off_[pic][p], row, src.data,
+        GPU_TRY(hipMemcpy2DAsync(s.dev + copy_off_[pic][q], row, src.data,
                                  static_cast<size_t>(src.stride), row, static_cast<size_t>(src.h),
                                  hipMemcpyHostToDevice, s.stream));
     }
@@ -448,7 +464,7 @@ int HipBackend::submit(const FrameView &f, bool scored, void *const fence[2], st
     } else {
         for (int pic = 0; pic < 2; pic++) {
             // The pictures' planes are consecutive in the slot's buffers.
-            const size_t begin = plane_off_[pic][0], end = pic ? frame_bytes_ : plane_off_[1][0];
+            const size_t begin = copy_off_[pic][0], end = pic ? frame_bytes_ : copy_off_[1][0];
             if (staged[pic])
                 GPU_TRY(hipMemcpyAsync(s.dev + begin, s.host + begin, end - begin,
                                        hipMemcpyHostToDevice, s.stream));
@@ -457,6 +473,12 @@ int HipBackend::submit(const FrameView &f, bool scored, void *const fence[2], st
             if (fence[pic])
                 GPU_TRY(hipEventRecord(static_cast<hipEvent_t>(fence[pic]), s.stream));
         }
+    }
+    if (m_.g.semi_planar()) {
+        // Before `copied`: the next frames read this luma (look-behind) shifted.
+        const uint8_t *const pairs[2] = {s.dev + copy_off_[0][1], s.dev + copy_off_[1][1]};
+        semi_planar_enqueue(s.stream, s.frame, pairs, m_.planes, m_.g.sample_shift());
+        GPU_TRY(hipGetLastError());
     }
     GPU_TRY(hipEventRecord(s.copied, s.stream));
     // Earlier reference pictures this frame reads: their copies must be done.

@@ -70,29 +70,31 @@ int open_context(VmafHipContext *c, std::string *msg)
     return 0;
 }
 
-// Plane p must be readable: not NULL, rows of at least the stored width.
-int check_plane(const Geometry &g, const VmafHipPicture *pic, const char *which, int p,
+// Picture plane q must be readable: not NULL, rows of at least the stored
+// width.
+int check_plane(const Geometry &g, const VmafHipPicture *pic, const char *which, int q,
                 std::string *msg)
 {
     static const char *const plane_names[] = {"luma (Y)", "Cb", "Cr"};
-    const ptrdiff_t row = static_cast<ptrdiff_t>(g.stored_w(p)) * g.bytes_per_sample();
-    if (!pic->data[p]) {
-        *msg = strprintf("%s picture: %s plane pointer is NULL", which, plane_names[p]);
+    const char *const name = g.semi_planar() && q == 1 ? "interleaved Cb/Cr" : plane_names[q];
+    const ptrdiff_t row = static_cast<ptrdiff_t>(g.stored_row(q)) * g.bytes_per_sample();
+    if (!pic->data[q]) {
+        *msg = strprintf("%s picture: %s plane pointer is NULL", which, name);
         return -EINVAL;
     }
-    const ptrdiff_t stride = pic->stride[p] < 0 ? -pic->stride[p] : pic->stride[p];
+    const ptrdiff_t stride = pic->stride[q] < 0 ? -pic->stride[q] : pic->stride[q];
     if (stride < row) {
         *msg = strprintf("%s picture: %s plane stride %td is smaller than a row of %td bytes "
                          "(%d samples of %d byte%s)",
-                         which, plane_names[p], pic->stride[p], row, g.stored_w(p),
-                         g.bytes_per_sample(), g.bytes_per_sample() > 1 ? "s" : "");
+                         which, name, pic->stride[q], row, g.stored_row(q), g.bytes_per_sample(),
+                         g.bytes_per_sample() > 1 ? "s" : "");
         return -EINVAL;
     }
     if (g.bytes_per_sample() == 2 &&
-        ((reinterpret_cast<uintptr_t>(pic->data[p]) | static_cast<uintptr_t>(stride)) & 1)) {
+        ((reinterpret_cast<uintptr_t>(pic->data[q]) | static_cast<uintptr_t>(stride)) & 1)) {
         *msg = strprintf("%s picture: %s plane pointer or stride is odd: %d-bit samples are "
                          "uint16 and must be 2-byte aligned",
-                         which, plane_names[p], g.bpc);
+                         which, name, g.bpc);
         return -EINVAL;
     }
     return 0;
@@ -298,7 +300,7 @@ extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
     if (!dis || !ref)
         return context_fail(c, -EINVAL, "submit: picture is NULL");
     const Geometry &g = c->metrics.g;
-    const int planes = c->metrics.planes;
+    const int planes = g.picture_planes(c->metrics.planes);
     std::string msg;
     int ret;
     for (int p = 0; p < planes; p++)
@@ -315,7 +317,7 @@ extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
         FrameView f;
         f.index = c->submitted();
         for (int p = 0; p < planes; p++) {
-            const PlaneView base{nullptr, 0, g.scored_w(p), g.scored_h(p)};
+            const PlaneView base{nullptr, 0, g.scored_row(p), g.scored_h(p)};
             f.dis[p] = base;
             f.dis[p].data = static_cast<const uint8_t *>(dis->data[p]);
             f.dis[p].stride = dis->stride[p];
@@ -457,7 +459,7 @@ extern "C" int vmafhip_model_info(VmafHipContext *c, int index, const char **sou
 
 extern "C" int vmafhip_planes_read(VmafHipContext *c)
 {
-    return c ? c->metrics.planes : -EINVAL;
+    return c ? c->metrics.g.picture_planes(c->metrics.planes) : -EINVAL;
 }
 
 extern "C" unsigned vmafhip_frame_count(VmafHipContext *c)

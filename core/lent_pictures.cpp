@@ -46,9 +46,9 @@ size_t LentPictures::layout(size_t align, size_t offset[3], ptrdiff_t stride[3])
     for (int p = 0; p < 3; p++) {
         offset[p] = 0;
         stride[p] = 0;
-        if (p >= g_.planes())
+        if (p >= g_.picture_planes(g_.planes()))
             continue;
-        const size_t row = align_up(static_cast<size_t>(g_.stored_w(p)) * g_.bytes_per_sample(), align);
+        const size_t row = align_up(static_cast<size_t>(g_.stored_row(p)) * g_.bytes_per_sample(), align);
         offset[p] = off;
         stride[p] = static_cast<ptrdiff_t>(row);
         off = align_up(off + row * static_cast<size_t>(g_.stored_h(p)), align);
@@ -145,7 +145,7 @@ void *LentPictures::fence_of(const VmafHipPicture &pic, int planes) const
                                            static_cast<uintptr_t>(g_.scored_h(p) - 1);
         lo[p] = first < last ? first : last;
         hi[p] = (first < last ? last : first) +
-                static_cast<uintptr_t>(g_.scored_w(p)) * g_.bytes_per_sample();
+                static_cast<uintptr_t>(g_.scored_row(p)) * g_.bytes_per_sample();
     }
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto &b : blocks_) {

@@ -270,6 +270,7 @@ int metrics_create(const VmafHipSettings &s, const Logger &log, Metrics *m, std:
     m->g.h = s.height;
     m->g.bpc = s.bitdepth;
     m->g.chroma = s.chroma;
+    m->g.layout = s.layout;
     m->n_subsample = static_cast<unsigned>(s.n_subsample);
 
     std::vector<ModelSpec> specs;

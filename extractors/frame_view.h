@@ -26,14 +26,18 @@ struct Geometry {
     int w = 0, h = 0;   ///< luma size
     int bpc = 8;        ///< bits per sample: 8, 10, 12 or 16
     VmafHipChroma chroma = VMAFHIP_CHROMA_420;
+    /// How the caller's pictures hold the planes; the metrics always read
+    /// planar pictures, samples in the low bits (the backends convert).
+    VmafHipLayout layout = VMAFHIP_LAYOUT_PLANAR;
 
     int ss_x() const { return chroma == VMAFHIP_CHROMA_420 || chroma == VMAFHIP_CHROMA_422; }
     int ss_y() const { return chroma == VMAFHIP_CHROMA_420; }
     int planes() const { return chroma == VMAFHIP_CHROMA_400 ? 1 : 3; }
     int bytes_per_sample() const { return bpc > 8 ? 2 : 1; }
     /// Above 8 and below 16 bits a stored sample can exceed the bit depth's
-    /// maximum: such frames are detected and refused, never scored.
-    bool range_checked() const { return bpc > 8 && bpc < 16; }
+    /// maximum: such frames are detected and refused, never scored. (Not
+    /// where samples are in the high bits: shifted down, none can.)
+    bool range_checked() const { return bpc > 8 && bpc < 16 && !sample_shift(); }
     uint32_t max_sample() const { return (1u << bpc) - 1; }
 
     /// Plane size as the caller stores it (FFmpeg: ceil for subsampled chroma).
@@ -42,12 +46,25 @@ struct Geometry {
     /// Plane size libvmaf scores (floor for subsampled chroma; docs/psnr.md §2).
     int scored_w(int p) const { return p ? w >> ss_x() : w; }
     int scored_h(int p) const { return p ? h >> ss_y() : h; }
+
+    /// Semi-planar pictures: picture plane 1 holds Cb, Cr pairs.
+    bool semi_planar() const { return layout != VMAFHIP_LAYOUT_PLANAR; }
+    /// Bits a stored sample is shifted up by (p010: 6); the backends shift down.
+    int sample_shift() const { return layout == VMAFHIP_LAYOUT_NV_MSB ? 16 - bpc : 0; }
+    /// Picture planes that hold `planes` metric planes (1: luma; 3: with chroma).
+    int picture_planes(int planes) const { return semi_planar() && planes > 1 ? 2 : planes; }
+    /// Samples per row of picture plane q, stored (ceil-size chroma) and read.
+    int stored_row(int q) const { return semi_planar() && q == 1 ? 2 * stored_w(1) : stored_w(q); }
+    int scored_row(int q) const { return semi_planar() && q == 1 ? 2 * scored_w(1) : scored_w(q); }
 };
 
 /// Earlier reference pictures an extractor may read (motion): luma only.
 constexpr int MAX_LOOKBEHIND = 2;
 
-/// A frame pair as the metrics read it: planes cropped to the scored sizes.
+/// A frame pair, planes cropped to the scored sizes. The metrics read it
+/// planar; a backend gets it in the context's layout (Geometry::layout): a
+/// semi-planar picture has its Cb, Cr pairs in ref[1] / dis[1] (w: twice the
+/// chroma width, in samples) and nothing in ref[2] / dis[2].
 struct FrameView {
     PlaneView ref[3];
     PlaneView dis[3];

@@ -141,9 +141,11 @@ typedef struct VmafHipSettings {
 /** One picture: plane pointers and strides in bytes. Plane 0 is luma
  *  (width x height samples), planes 1 and 2 are Cb and Cr in FFmpeg's layout
  *  (ceil-sized for subsampled chroma); they may be NULL for 4:0:0 and when
- *  no enabled feature reads chroma. Samples above 8 bits are native-endian
- *  uint16 holding the value in the low bits. Strides may be negative (bottom-up
- *  pictures) but their magnitude must hold a row. */
+ *  no enabled feature reads chroma. In a semi-planar layout plane 1 holds Cb,
+ *  Cr pairs (twice the chroma width in samples per row) and plane 2 is not
+ *  read. Samples above 8 bits are native-endian uint16 holding the value in
+ *  the low bits (in the high bits with VMAFHIP_LAYOUT_NV_MSB). Strides may be
+ *  negative (bottom-up pictures) but their magnitude must hold a row. */
 typedef struct VmafHipPicture {
     const void *data[3];
     ptrdiff_t stride[3];
@@ -159,7 +161,7 @@ typedef struct VmafHipPicture {
  * read.
  */
 typedef struct VmafHipLentPicture {
-    void *data[3];        ///< planes (data[1], data[2] NULL for 4:0:0)
+    void *data[3];        ///< planes (data[1], data[2] NULL for 4:0:0; data[2] NULL when semi-planar)
     ptrdiff_t stride[3];  ///< bytes per row
     size_t size;          ///< bytes of the block that starts at data[0]
     void *handle;         ///< give to vmafhip_picture_release()
@@ -375,10 +377,11 @@ VMAFHIP_API int vmafhip_model_info(VmafHipContext *ctx, int index, const char **
 
 /**
  * The planes of each picture the context reads: 1 when its features read
- * luma only (the VMAF models alone, or a 4:0:0 format), else 3. Planes past
- * this count are never read: they may be NULL in vmafhip_submit(), and a
- * reader may skip them (the vmafhip CLI reads only luma for the models).
- * @return 1 or 3, or -EINVAL for a NULL context
+ * luma only (the VMAF models alone, or a 4:0:0 format), else 3, or 2 in a
+ * semi-planar layout (luma and the Cb, Cr pairs). Planes past this count are
+ * never read: they may be NULL in vmafhip_submit(), and a reader may skip
+ * them (the vmafhip CLI reads only luma for the models).
+ * @return 1, 2 or 3, or -EINVAL for a NULL context
  */
 VMAFHIP_API int vmafhip_planes_read(VmafHipContext *ctx);
 

@@ -1,5 +1,5 @@
-// The FrameView a context makes of two pictures, for tests that drive
-// backends directly.
+// The FrameView a context makes of two pictures (in g's layout), for tests
+// that drive backends directly.
 #pragma once
 
 #include "extractors/frame_view.h"
@@ -10,11 +10,11 @@ inline vmafhip::FrameView view_of(const vmafhip::Geometry &g, const VmafHipPictu
                                   const VmafHipPicture &d, int planes, unsigned index)
 {
     vmafhip::FrameView f;
-    for (int p = 0; p < planes; p++) {
-        f.ref[p] = vmafhip::PlaneView{static_cast<const uint8_t *>(r.data[p]), r.stride[p],
-                                      g.scored_w(p), g.scored_h(p)};
-        f.dis[p] = vmafhip::PlaneView{static_cast<const uint8_t *>(d.data[p]), d.stride[p],
-                                      g.scored_w(p), g.scored_h(p)};
+    for (int q = 0; q < g.picture_planes(planes); q++) {
+        f.ref[q] = vmafhip::PlaneView{static_cast<const uint8_t *>(r.data[q]), r.stride[q],
+                                      g.scored_row(q), g.scored_h(q)};
+        f.dis[q] = vmafhip::PlaneView{static_cast<const uint8_t *>(d.data[q]), d.stride[q],
+                                      g.scored_row(q), g.scored_h(q)};
     }
     f.index = index;
     return f;

@@ -11,6 +11,10 @@
 #include <condition_variable>
 #include <cstring>
 #include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <tuple>
 #include <mutex>
 #include <thread>
 
@@ -21,6 +25,7 @@
 #include "tests/common/context.h"
 #include "tests/common/fixtures.h"
 #include "tests/common/frame_view.h"
+#include "tests/common/semi_planar.h"
 
 using namespace vmafhip;
 
@@ -28,51 +33,70 @@ namespace {
 
 // Every extractor, motion with its two-frame look-behind, and the model.
 const char *const kFeatures = "psnr|float_ssim|adm|vif|motion=motion_five_frame_window=true";
-constexpr int kFrames = 9;
 
-struct Pair {
-    testfx::Clip ref, dis;
+/// The frames of a fixture pair, as given to the backends: planar, or
+/// semi-planar with samples in the high bits (p010), where the first
+/// backend keeps the look-behind lumas shifted down for the next one.
+struct Stream {
+    testfx::Fixture f;
     VmafHipSettings s;
+    std::vector<VmafHipPicture> ref, dis;
+    std::vector<std::unique_ptr<testfx::SemiPlanar>> keep;
+    testfx::Clip ref_clip, dis_clip;
 
-    Pair()
-        : ref("natural1_576x324_yuv420p_ref.yuv", 576, 324, 8, VMAFHIP_CHROMA_420),
-          dis("natural1_576x324_yuv420p_x264crf38.yuv", 576, 324, 8, VMAFHIP_CHROMA_420),
-          s(testfx::settings(576, 324, 8, VMAFHIP_CHROMA_420, kFeatures))
+    Stream(const std::string &fixture, VmafHipLayout layout)
+        : f(testfx::fixture(fixture)), s(testfx::settings(f.w, f.h, f.bpc, f.chroma, kFeatures)),
+          ref_clip(f.ref, f.w, f.h, f.bpc, f.chroma), dis_clip(f.dis, f.w, f.h, f.bpc, f.chroma)
     {
         s.models = "version=vmaf_v0.6.1";
+        s.layout = layout;
+        std::mt19937 rng(3);
+        for (int i = 0; i < f.frames; i++)
+            for (int k = 0; k < 2; k++) {
+                const VmafHipPicture planar = (k ? dis_clip : ref_clip).picture(i);
+                if (layout != VMAFHIP_LAYOUT_PLANAR) {
+                    keep.push_back(std::make_unique<testfx::SemiPlanar>(planar, f, 16 - f.bpc, 0, rng));
+                    (k ? dis : ref).push_back(keep.back()->pic);
+                } else {
+                    (k ? dis : ref).push_back(planar);
+                }
+            }
     }
+    int frames() const { return f.frames; }
 };
 
-const Pair &pair()
+const Stream &stream(int which)
 {
-    static const Pair p;
-    return p;
+    static const Stream planar("natural1_576x324_yuv420p__ref_vs_x264crf38", VMAFHIP_LAYOUT_PLANAR);
+    static const Stream p010("natural2_352x288_yuv420p10le__ref_vs_x265crf32", VMAFHIP_LAYOUT_NV_MSB);
+    return which ? p010 : planar;
 }
 
 /// The metrics of one run (finishing a frame updates extractor state).
-std::unique_ptr<Metrics> metrics()
+std::unique_ptr<Metrics> metrics(const Stream &st)
 {
     auto m = std::make_unique<Metrics>();
     std::string err;
-    EXPECT_EQ(metrics_create(pair().s, Logger(), m.get(), &err), 0) << err;
+    EXPECT_EQ(metrics_create(st.s, Logger(), m.get(), &err), 0) << err;
     return m;
 }
 
 /// The backend a handover hands over to in this suite.
-std::unique_ptr<Backend> next_backend(const Metrics &m, const std::atomic<bool> *cancel, int *ret,
-                                      std::string *err)
+std::unique_ptr<Backend> next_backend(const Stream &st, const Metrics &m,
+                                      const std::atomic<bool> *cancel, int *ret, std::string *err)
 {
     if (TEST_BACKEND == VMAFHIP_BACKEND_HIP)
-        return make_hip_backend(m, pair().s, Logger(), ret, err, HipTuning(), cancel);
+        return make_hip_backend(m, st.s, Logger(), ret, err, HipTuning(), cancel);
     return make_cpu_backend(m, 2, 1);
 }
 
 /// Every frame's scores through backend b, as a context makes them; before
 /// frame `handover_at`, open() and wait until b hands over there.
-std::vector<std::vector<double>> run(Metrics &m, Backend &b, int handover_at = -1,
+std::vector<std::vector<double>> run(const Stream &st, Metrics &m, Backend &b, int handover_at = -1,
                                      const std::function<void()> &open = nullptr)
 {
-    std::vector<std::vector<double>> rows(kFrames, std::vector<double>(m.names.size()));
+    const int frames = st.frames();
+    std::vector<std::vector<double>> rows(frames, std::vector<double>(m.names.size()));
     std::vector<uint8_t> accum(m.accum_bytes);
     std::string err;
     unsigned submitted = 0, collected = 0;
@@ -81,7 +105,7 @@ std::vector<std::vector<double>> run(Metrics &m, Backend &b, int handover_at = -
         metrics_finish(m, collected, accum.data(), rows[collected].data());
         collected++;
     };
-    for (int i = 0; i < kFrames; i++) {
+    for (int i = 0; i < frames; i++) {
         if (i == handover_at) {
             open();
             for (int t = 0; t < 20000 && !b.handover_ready(); t++)
@@ -90,8 +114,7 @@ std::vector<std::vector<double>> run(Metrics &m, Backend &b, int handover_at = -
         }
         while (submitted - collected >= static_cast<unsigned>(b.depth()))
             collect_one();
-        const FrameView f = testfx::view_of(m.g, pair().ref.picture(i), pair().dis.picture(i),
-                                            m.planes, submitted);
+        const FrameView f = testfx::view_of(m.g, st.ref[i], st.dis[i], m.planes, submitted);
         EXPECT_EQ(b.submit(f, true, kNotLent, &err), 0) << err;
         submitted++;
     }
@@ -132,22 +155,20 @@ struct Gate {
 /// made once the gate opens. The next backend runs extractors of their own
 /// (m_next, made as m): the CPU backends keep scratch memory in them, and the
 /// first one may still score while the next one does.
-std::unique_ptr<Backend> handover(const Metrics &m, const Metrics &m_next, Gate &gate)
+std::unique_ptr<Backend> handover(const Stream &st, const Metrics &m, const Metrics &m_next, Gate &gate)
 {
-    BackendMaker make = [&m_next, &gate](const std::atomic<bool> &cancel, const Logger &, int *ret,
-                                         std::string *err) -> std::unique_ptr<Backend> {
+    BackendMaker make = [&st, &m_next, &gate](const std::atomic<bool> &cancel, const Logger &,
+                                              int *ret, std::string *err) -> std::unique_ptr<Backend> {
         if (!gate.pass(cancel)) {
             *ret = -ECANCELED;
             *err = "cancelled";
             return nullptr;
         }
-        return next_backend(m_next, &cancel, ret, err);
+        return next_backend(st, m_next, &cancel, ret, err);
     };
     return make_handover_backend(m, make_cpu_backend(m, 2, 4), make, [&gate] { gate.wake(); },
                                  Logger(), true);
 }
-
-class HandoverAt : public ::testing::TestWithParam<int> {};
 
 /// The scores of every frame on the CPU alone and on the next backend alone.
 struct Wanted {
@@ -155,36 +176,42 @@ struct Wanted {
     std::string next_name;
 };
 
-const Wanted &wanted()
+const Wanted &wanted(int which)
 {
-    static const Wanted w = [] {
-        Wanted r;
-        auto m_cpu = metrics(), m_next = metrics();
-        auto cpu = make_cpu_backend(*m_cpu, 2, 1);
-        int ret = 0;
-        std::string err;
-        auto next = next_backend(*m_next, nullptr, &ret, &err);
-        EXPECT_TRUE(next) << err;
-        if (!next)
-            return r;
-        r.cpu = run(*m_cpu, *cpu);
-        r.next = run(*m_next, *next);
-        r.next_name = next->name();
+    static std::map<int, Wanted> cache;
+    auto it = cache.find(which);
+    if (it != cache.end())
+        return it->second;
+    const Stream &st = stream(which);
+    Wanted &r = cache[which];
+    auto m_cpu = metrics(st), m_next = metrics(st);
+    auto cpu = make_cpu_backend(*m_cpu, 2, 1);
+    int ret = 0;
+    std::string err;
+    auto next = next_backend(st, *m_next, nullptr, &ret, &err);
+    EXPECT_TRUE(next) << err;
+    if (!next)
         return r;
-    }();
-    return w;
+    r.cpu = run(st, *m_cpu, *cpu);
+    r.next = run(st, *m_next, *next);
+    r.next_name = next->name();
+    return r;
 }
+
+/// (stream, frame of the handover; the stream's length: never).
+class HandoverAt : public ::testing::TestWithParam<std::tuple<int, int>> {};
 
 TEST_P(HandoverAt, EachFrameScoredByOneBackend)
 {
-    const int at = GetParam();
-    const Wanted &w = wanted();
+    const Stream &st = stream(std::get<0>(GetParam()));
+    const int at = std::min(std::get<1>(GetParam()), st.frames());
+    const Wanted &w = wanted(std::get<0>(GetParam()));
     ASSERT_FALSE(w.next.empty());
-    auto m = metrics(), m_handover_next = metrics();
+    auto m = metrics(st), m_handover_next = metrics(st);
     Gate gate;
-    auto b = handover(*m, *m_handover_next, gate);
-    const auto got = run(*m, *b, at, [&gate] { gate.release(); });
-    for (int i = 0; i < kFrames; i++) {
+    auto b = handover(st, *m, *m_handover_next, gate);
+    const auto got = run(st, *m, *b, at, [&gate] { gate.release(); });
+    for (int i = 0; i < st.frames(); i++) {
         const auto &want = i < at ? w.cpu[i] : w.next[i];
         for (size_t c = 0; c < m->names.size(); c++)
             EXPECT_EQ(std::memcmp(&got[i][c], &want[c], sizeof(double)), 0)
@@ -192,19 +219,21 @@ TEST_P(HandoverAt, EachFrameScoredByOneBackend)
                 << want[c] << " (handover at frame " << at << ")";
     }
     // Never released: the context closes while the next backend waits.
-    EXPECT_EQ(b->name(), at < kFrames ? w.next_name : "cpu while the GPU starts");
+    EXPECT_EQ(b->name(), at < st.frames() ? w.next_name : "cpu while the GPU starts");
 }
 
 // 0: before the first frame; 1, 2: fewer earlier frames than motion's
-// look-behind; 5: within; kFrames: never (the first backend scores all).
-INSTANTIATE_TEST_SUITE_P(Frames, HandoverAt, ::testing::Values(0, 1, 2, 5, kFrames - 1, kFrames));
+// look-behind; 5: within; 99: never (the first backend scores all).
+INSTANTIATE_TEST_SUITE_P(Frames, HandoverAt,
+                         ::testing::Combine(::testing::Values(0, 1), ::testing::Values(0, 1, 2, 5, 99)));
 
 // A next backend that cannot be made: required, the submit that would hand
 // over fails with its error; otherwise one warning and the CPU scores on.
 TEST(Handover, NextBackendFails)
 {
     for (const bool required : {true, false}) {
-        auto m = metrics();
+        const Stream &st = stream(0);
+        auto m = metrics(st);
         testfx::LogLines log;
         BackendMaker fail = [](const std::atomic<bool> &, const Logger &l, int *ret, std::string *err) {
             l.log(VMAFHIP_LOG_INFO, "trying\n");
@@ -217,8 +246,7 @@ TEST(Handover, NextBackendFails)
         for (int t = 0; t < 20000 && !b->handover_ready(); t++)
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         ASSERT_TRUE(b->handover_ready());
-        const FrameView f = testfx::view_of(m->g, pair().ref.picture(0), pair().dis.picture(0),
-                                            m->planes, 0);
+        const FrameView f = testfx::view_of(m->g, st.ref[0], st.dis[0], m->planes, 0);
         std::string err;
         if (required) {
             EXPECT_EQ(b->submit(f, true, kNotLent, &err), -ENODEV);
@@ -277,7 +305,7 @@ TEST(Handover, LentPicturesMoveToTheNextBackendsMemory)
         std::shared_ptr<HostMemory> host_memory() const override { return mem; }
         int collect(bool w, uint8_t *a, std::string *e) override { return cpu->collect(w, a, e); }
     };
-    auto m = metrics();
+    auto m = metrics(stream(0));
     auto first = std::make_unique<Lending>(*m);
     std::shared_ptr<Counted> early = first->mem, late;
     Gate gate;
