@@ -75,6 +75,7 @@ typedef struct LIBVMAFHIPContext {
     int backend;               ///< enum VmafHipBackend (default auto)
     int device;                ///< GPU index (default 0)
     int queue_depth;           ///< frames in flight, 0 = automatic (default 0)
+    int gpu_wait;              ///< open waits for the GPU; every frame scored there
 
     enum VmafHipLogFormat log_format; ///< log_fmt, parsed in init
     enum PoolMethod pool_method; ///< pool, parsed in init
@@ -82,7 +83,7 @@ typedef struct LIBVMAFHIPContext {
     VmafHipContext *vh;        ///< created in config_output
     int width, height;         ///< the frame size the library was opened for
     enum AVPixelFormat format; ///< and the pixel format
-    int nb_planes;             ///< planes handed to the library: 1 (gray) or 3
+    int nb_planes;             ///< planes handed to the library: 1 (gray), 2 (semi-planar) or 3
     AVFifo *pending;           ///< PendingFrame, oldest first
     unsigned max_pending;      ///< wait for the oldest frame beyond this many
     int flushed;               ///< the library's stream has ended
@@ -129,6 +130,7 @@ static const AVOption libvmaf_hip_options[] = {
         { "hip",  "the GPU; fail if there is none",        0, AV_OPT_TYPE_CONST, { .i64 = VMAFHIP_BACKEND_HIP },  0, 0, FLAGS, .unit = "backend" },
     { "device", "set the GPU index", OFFSET(device), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "queue_depth", "set the frames in flight (0: automatic)", OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
+    { "gpu_wait", "wait for the GPU to start and score every frame on it (0: the CPU scores the frames that arrive while the GPU starts)", OFFSET(gpu_wait), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { NULL }
 };
 
@@ -485,14 +487,21 @@ static av_cold int init(AVFilterContext *ctx)
     if (!s->pending)
         return AVERROR(ENOMEM);
     s->fs.on_event = do_vmafhip;
+    /* The GPU starts while FFmpeg opens its outputs and decodes the first
+       frames; the context, opened with the first frame's size, finds it
+       started or starting. */
+    if (s->backend != VMAFHIP_BACKEND_CPU)
+        vmafhip_gpu_start(s->device);
     return 0;
 }
 
-/* Formats whose luma is plane 0 with 8- or 16-bit samples, value in the low
-   bits (the library's VmafHipPicture). One list for both inputs and the output,
-   as in FFmpeg's libvmaf filter: an input in another format (rgb24, nv12, a
-   reference in another format than the main input) gets a conversion that
-   FFmpeg inserts (an automatic scale filter), reported by config_output(). */
+/* Planar formats whose luma is plane 0 with 8- or 16-bit samples, value in
+   the low bits, and the semi-planar formats of hardware decoders (Cb, Cr
+   pairs in plane 1; p010 and kin with the value in the high bits), which the
+   library takes as they are. One list for both inputs and the output, as in
+   FFmpeg's libvmaf filter: an input in another format (rgb24, a reference in
+   another format than the main input) gets a conversion that FFmpeg inserts
+   (an automatic scale filter), reported by config_output(). */
 static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_GRAY8, AV_PIX_FMT_GRAY10, AV_PIX_FMT_GRAY12, AV_PIX_FMT_GRAY16,
     AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P,
@@ -500,8 +509,22 @@ static const enum AVPixelFormat pix_fmts[] = {
     AV_PIX_FMT_YUV420P10, AV_PIX_FMT_YUV422P10, AV_PIX_FMT_YUV444P10,
     AV_PIX_FMT_YUV420P12, AV_PIX_FMT_YUV422P12, AV_PIX_FMT_YUV444P12,
     AV_PIX_FMT_YUV420P16, AV_PIX_FMT_YUV422P16, AV_PIX_FMT_YUV444P16,
+    AV_PIX_FMT_NV12, AV_PIX_FMT_NV16, AV_PIX_FMT_NV24, AV_PIX_FMT_NV20,
+    AV_PIX_FMT_P010, AV_PIX_FMT_P012, AV_PIX_FMT_P016,
+    AV_PIX_FMT_P210, AV_PIX_FMT_P212, AV_PIX_FMT_P216,
+    AV_PIX_FMT_P410, AV_PIX_FMT_P412, AV_PIX_FMT_P416,
     AV_PIX_FMT_NONE
 };
+
+/* The library's plane layout of a format of pix_fmts: semi-planar where Cb
+   and Cr share a plane, with the value in the high bits where luma is
+   shifted (p010). */
+static enum VmafHipLayout layout_of(const AVPixFmtDescriptor *desc)
+{
+    if (desc->nb_components < 3 || desc->comp[1].plane != desc->comp[2].plane)
+        return VMAFHIP_LAYOUT_PLANAR;
+    return desc->comp[0].shift ? VMAFHIP_LAYOUT_NV_MSB : VMAFHIP_LAYOUT_NV;
+}
 
 static int config_input_ref(AVFilterLink *inlink)
 {
@@ -553,10 +576,12 @@ static int open_library(AVFilterContext *ctx, const AVFilterLink *mainlink)
     /* n_threads, else the generic filter option "threads" (0: one per core). */
     st.threads      = s->n_threads ? s->n_threads : ctx->nb_threads;
     st.queue_depth  = s->queue_depth;
+    st.gpu_wait     = s->gpu_wait;
+    st.layout       = layout_of(desc);
     st.log_level    = lib_log_level();
     st.log_callback = log_callback;
     st.log_cookie   = ctx;
-    s->nb_planes    = desc->nb_components == 1 ? 1 : 3;
+    s->nb_planes    = av_pix_fmt_count_planes(mainlink->format);
     s->max_pending  = s->queue_depth ? s->queue_depth : 16;
     s->width        = mainlink->w;
     s->height       = mainlink->h;

@@ -69,7 +69,8 @@ LIBVMAF_OPTIONS = {
     'feature': ('string', None),
 }
 # Options that libvmaf_hip has and libvmaf has not, with their defaults.
-OWN_OPTIONS = {'backend': ('int', 'auto'), 'device': ('int', '0'), 'queue_depth': ('int', '0')}
+OWN_OPTIONS = {'backend': ('int', 'auto'), 'device': ('int', '0'), 'queue_depth': ('int', '0'),
+               'gpu_wait': ('boolean', 'false')}
 # The one deliberate difference: psnr and float_ssim are computed by default.
 OWN_DEFAULTS = {'feature': '"name=psnr|name=float_ssim"'}
 
@@ -281,8 +282,10 @@ class Test:
         return frames
 
     def filt(self, opts=''):
-        """libvmaf_hip with the test backend and more options."""
-        return f'libvmaf_hip=backend={BACKEND}' + (f':{opts}' if opts else '')
+        """libvmaf_hip with the test backend and more options; on the GPU with gpu_wait, so
+        that every frame is scored there (test_handover scores without it)."""
+        wait = ':gpu_wait=1' if BACKEND != 'cpu' else ''
+        return f'libvmaf_hip=backend={BACKEND}{wait}' + (f':{opts}' if opts else '')
 
     def probe_scores(self, w, h, pix_fmt, dis, ref, features='', models=''):
         """The library's scores of raw files through its public API (vmafhip_probe), as
@@ -451,8 +454,8 @@ def libvmaf_option_table(t):
 
 def test_options(t):
     """ffmpeg -h filter=libvmaf_hip lists exactly FFmpeg libvmaf's options (names, types,
-    defaults; feature's default aside: psnr and float_ssim) plus backend, device and
-    queue_depth, and framesync's options as every framesync filter has them (psnr's). The
+    defaults; feature's default aside: psnr and float_ssim) plus backend, device,
+    queue_depth and gpu_wait, and framesync's options as every framesync filter has them (psnr's). The
     old per-metric options are gone; metric options travel in the feature and model strings
     and reach the library; n_threads and threads set the CPU threads without changing a
     score."""
@@ -1422,6 +1425,53 @@ def test_lent(t):
             'output frames from lent memory differ')
 
 
+def test_semiplanar(t):
+    """The semi-planar formats of hardware decoders reach the library as they are (no
+    conversion back to planar: the filter says it scores nv12 / p010le) and score as
+    libvmaf scores the planar frames: 4:2:0, 4:2:2 and 4:4:4 at 8 bits (nv12, nv16, nv24)
+    and 10 bits with the value in the high bits (p010le), every extractor and the model,
+    each value equal to the golden."""
+    nb = 0
+    for stem, pix_fmt in (('natural1_576x324_yuv420p__ref_vs_x264crf38', 'nv12'),
+                          ('natural4_176x144_yuv422p__ref_vs_x264crf34', 'nv16'),
+                          ('natural5_176x144_yuv444p__ref_vs_mjpegq20', 'nv24'),
+                          ('natural2_352x288_yuv420p10le__ref_vs_x265crf32', 'p010le')):
+        p = t.pair(stem)
+        feats = p.features()
+        opts = f"feature='{'|'.join('name=' + f for f in feats)}':model={DEFAULT_MODEL}"
+        graph = f'[0:v]format={pix_fmt}[d];[1:v]format={pix_fmt}[r];[d][r]{t.filt(opts)}[o0]'
+        (frames,), r = t.score(['-v', 'verbose'] + p.input(), graph)
+        t.check(f'scoring {p.dis.w}x{p.dis.h} {pix_fmt} on' in r.stderr,
+                f'{pix_fmt}: the filter did not score {pix_fmt}:\n{r.stderr[-1500:]}')
+        t.check('converted from' not in r.stderr, f'{pix_fmt}: FFmpeg converted an input')
+        nb += t.compare_golden(frames, p, p.keys(feats + ['vmaf']), f'{p.stem} as {pix_fmt}')
+    print(f'{nb} values compared')
+
+
+def test_handover(t):
+    """The filter's default on a GPU: the frames that arrive while the GPU starts are scored
+    on the CPU, the rest on the GPU. On 300 frames (the pair ten times over: the GPU is
+    ready within them) every frame's scores equal those of the CPU backend, and ffmpeg's
+    debug log names the frame where the GPU took over. With backend=cpu (CI) the same run
+    checks a longer stream against itself on another thread count."""
+    p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
+    loop = ['-stream_loop', '29']
+    inputs = raw_input(p.dis.path, p.dis.w, p.dis.h, p.dis.pix_fmt, loop) + \
+        raw_input(p.ref.path, p.ref.w, p.ref.h, p.ref.pix_fmt, loop)
+    (ours,), r = t.score(['-v', 'debug'] + inputs, f'[0:v][1:v]libvmaf_hip=backend={BACKEND}[o0]')
+    (cpu,), _ = t.score(inputs, '[0:v][1:v]libvmaf_hip=backend=cpu:n_threads=1[o0]')
+    t.check(len(ours) == len(cpu) == 300, f'{len(ours)} and {len(cpu)} frames, expected 300')
+    for a, b in zip(ours, cpu):
+        t.check(a['tags'] == b['tags'] or (BACKEND != 'cpu' and all(
+            t.same_value(k, a['tags'][k], float(b['tags'][k])) for k in b['tags'])),
+            f'frame {a["n"]}: {a["tags"]} against the CPU {b["tags"]}')
+    m = re.search(r'frames 0 to (\d+) scored on cpu while the GPU starts; (.*) from frame', r.stderr)
+    if BACKEND != 'cpu':
+        t.check(m, 'no handover in the debug log (was the GPU ready before the first frame?)')
+        if m:
+            print(f'handed over to {m[2]} at frame {int(m[1]) + 1}')
+
+
 def test_fate(t):
     """The FATE test of the patches, through FFmpeg's make in the built tree: the default
     run (vmaf, ADM, VIF, motion, psnr, float_ssim) on FATE's refcmp clip."""
@@ -1470,6 +1520,8 @@ TESTS = {
     'timeline': test_timeline,
     'passthrough': test_passthrough,
     'lent': test_lent,
+    'semiplanar': test_semiplanar,
+    'handover': test_handover,
     'size-change': test_size_change,
     'errors': test_errors,
     'fate': test_fate,
