@@ -57,14 +57,21 @@ struct AdmCpuBuffers {
     ScaleBuffers<int32_t> s123[3];
     std::vector<uint64_t> den_rows;          // [row][θ]
     std::vector<int64_t> num_rows, aim_rows; // [row][θ]
+
+    explicit AdmCpuBuffers(const AdmParams &p)
+    {
+        s0.resize(p.s[0]);
+        for (int sc = 1; sc < ADM_SCALES; sc++)
+            s123[sc - 1].resize(p.s[sc]);
+    }
 };
 
 namespace {
 
 /// §6-§10 at one scale from its DWT bands: per-row den, DLM and AIM sums.
 template <typename T>
-void score_scale(const AdmParams &p, int sc, ScaleBuffers<T> &b, AdmCpuBuffers &buf,
-                 ThreadPool &pool, AdmAccum *acc)
+void score_scale(const AdmKernels &k, const AdmParams &p, int sc, ScaleBuffers<T> &b,
+                 AdmCpuBuffers &buf, ThreadPool &pool, AdmAccum *acc)
 {
     const AdmScaleParams &q = p.s[sc];
     const bool aim = !p.skip_aim;
@@ -81,7 +88,7 @@ void score_scale(const AdmParams &p, int sc, ScaleBuffers<T> &b, AdmCpuBuffers &
     dec.aim_f = aim ? b.aim_f.data() : nullptr;
     dec.aim_c = aim ? b.aim_c.data() : nullptr;
     pool.parallel_for(q.h, MIN_ROWS, [&](int i0, int i1) {
-        adm_decouple(ref, dis, q, p.egl, i0, i1, dec);
+        adm_decouple(k, ref, dis, q, p.egl, i0, i1, dec);
     });
 
     const_ptrs(b.r, r);
@@ -94,13 +101,14 @@ void score_scale(const AdmParams &p, int sc, ScaleBuffers<T> &b, AdmCpuBuffers &
         for (int i = q.top + k0; i < q.top + k1; i++) {
             uint64_t *den = &buf.den_rows[3 * static_cast<size_t>(i)];
             if constexpr (sizeof(T) == 2)
-                adm_den_row(ref, q, i, den);
+                adm_den_row(k, ref, q, i, den);
             else
-                adm_den_row(ref, q, sc, i, den);
+                adm_den_row(k, ref, q, sc, i, den);
             // DLM: test signal r, masker from a. AIM: test signal a, masker from r.
-            adm_cm_row(r, b.dlm_f.data(), b.dlm_c.data(), q, i, &buf.num_rows[3 * static_cast<size_t>(i)]);
+            adm_cm_row(k, r, b.dlm_f.data(), b.dlm_c.data(), q, i,
+                       &buf.num_rows[3 * static_cast<size_t>(i)]);
             if (aim)
-                adm_cm_row(a, b.aim_f.data(), b.aim_c.data(), q, i,
+                adm_cm_row(k, a, b.aim_f.data(), b.aim_c.data(), q, i,
                            &buf.aim_rows[3 * static_cast<size_t>(i)]);
         }
     });
@@ -113,21 +121,11 @@ void score_scale(const AdmParams &p, int sc, ScaleBuffers<T> &b, AdmCpuBuffers &
     }
 }
 
-} // namespace
-
-void Adm::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
+/// One frame with kernel table k into scratch buf.
+void run(const AdmKernels &k, const AdmParams &p, const FrameView &f, AdmCpuBuffers &buf,
+         ThreadPool &pool, AdmAccum *acc)
 {
-    const AdmParams &p = p_;
-    if (!cpu_) {
-        cpu_ = std::make_shared<AdmCpuBuffers>();
-        cpu_->s0.resize(p.s[0]);
-        for (int sc = 1; sc < ADM_SCALES; sc++)
-            cpu_->s123[sc - 1].resize(p.s[sc]);
-    }
-    AdmCpuBuffers &buf = *cpu_;
-    AdmAccum *acc = static_cast<AdmAccum *>(accum);
     *acc = AdmAccum{};
-
     // Scale 0: DWT of both pictures (with adm_skip_scale0 only A is used, §4.4).
     {
         ScaleBuffers<int16_t> &b = buf.s0;
@@ -138,12 +136,12 @@ void Adm::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
         pool.parallel_for(2 * q.h, MIN_ROWS, [&](int k0, int k1) {
             // Items [0, h) are reference rows, [h, 2h) distorted rows.
             if (k0 < q.h)
-                adm_dwt_s0(f.ref[0], p.bpc, q, k0, k1 < q.h ? k1 : q.h, ref);
+                adm_dwt_s0(k, f.ref[0], p.bpc, q, k0, k1 < q.h ? k1 : q.h, ref);
             if (k1 > q.h)
-                adm_dwt_s0(f.dis[0], p.bpc, q, (k0 > q.h ? k0 : q.h) - q.h, k1 - q.h, dis);
+                adm_dwt_s0(k, f.dis[0], p.bpc, q, (k0 > q.h ? k0 : q.h) - q.h, k1 - q.h, dis);
         });
         if (!p.skip_scale0)
-            score_scale(p, 0, b, buf, pool, acc);
+            score_scale(k, p, 0, b, buf, pool, acc);
     }
     // Scales 1-3: the input is the previous scale's A band.
     for (int sc = 1; sc < ADM_SCALES; sc++) {
@@ -157,18 +155,35 @@ void Adm::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
             const int b0 = (k0 > q.h ? k0 : q.h) - q.h, b1 = (k1 > q.h ? k1 : q.h) - q.h;
             if (sc == 1) {
                 if (a0 < a1)
-                    adm_dwt_s123(buf.s0.ref[ADM_A].data(), q, sc, a0, a1, ref);
+                    adm_dwt_s123(k, buf.s0.ref[ADM_A].data(), q, sc, a0, a1, ref);
                 if (b0 < b1)
-                    adm_dwt_s123(buf.s0.dis[ADM_A].data(), q, sc, b0, b1, dis);
+                    adm_dwt_s123(k, buf.s0.dis[ADM_A].data(), q, sc, b0, b1, dis);
             } else {
                 if (a0 < a1)
-                    adm_dwt_s123(buf.s123[sc - 2].ref[ADM_A].data(), q, sc, a0, a1, ref);
+                    adm_dwt_s123(k, buf.s123[sc - 2].ref[ADM_A].data(), q, sc, a0, a1, ref);
                 if (b0 < b1)
-                    adm_dwt_s123(buf.s123[sc - 2].dis[ADM_A].data(), q, sc, b0, b1, dis);
+                    adm_dwt_s123(k, buf.s123[sc - 2].dis[ADM_A].data(), q, sc, b0, b1, dis);
             }
         });
-        score_scale(p, sc, b, buf, pool, acc);
+        score_scale(k, p, sc, b, buf, pool, acc);
     }
+}
+
+} // namespace
+
+void adm_cpu_frame(const AdmKernels &k, const AdmParams &p, const FrameView &f, ThreadPool &pool,
+                   AdmAccum *acc)
+{
+    AdmCpuBuffers buf(p);
+    run(k, p, f, buf, pool, acc);
+}
+
+void Adm::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
+{
+    const AdmKernels &k = adm_kernels_scalar();
+    if (!cpu_)
+        cpu_ = std::make_shared<AdmCpuBuffers>(p_);
+    run(k, p_, f, *cpu_, pool, static_cast<AdmAccum *>(accum));
 }
 
 } // namespace vmafhip
