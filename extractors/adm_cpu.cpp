@@ -7,6 +7,7 @@
 
 #include "base/thread_pool.h"
 #include "extractors/adm.h"
+#include "extractors/adm_cpu_avx2.h"
 #include "extractors/adm_stages.h"
 
 namespace vmafhip {
@@ -180,7 +181,8 @@ void adm_cpu_frame(const AdmKernels &k, const AdmParams &p, const FrameView &f, 
 
 void Adm::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    const AdmKernels &k = adm_kernels_scalar();
+    // The table is picked once: AVX2 where the CPU has it (same integers).
+    static const AdmKernels &k = adm_kernels_avx2() ? *adm_kernels_avx2() : adm_kernels_scalar();
     if (!cpu_)
         cpu_ = std::make_shared<AdmCpuBuffers>(p_);
     run(k, p_, f, *cpu_, pool, static_cast<AdmAccum *>(accum));

@@ -1,0 +1,249 @@
+// AVX2 kernels of the ADM decoupling and maskers (docs/adm.md §6, §8, §9.1).
+// The rest of each span goes to the plain kernels.
+#if defined(__x86_64__)
+#include "extractors/adm_cpu_avx2_ops.h"
+
+namespace vmafhip::adm_avx2 {
+
+namespace {
+
+VMAFHIP_AVX2 inline __m128i load128(const int16_t *p)
+{
+    return _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+}
+
+/// The 4 int64 compare masks of positions 0-3 (lo) and 4-7 (hi) as 8 int32.
+VMAFHIP_AVX2 inline V mask32(D lo, D hi)
+{
+    const __m256 v =
+        _mm256_shuffle_ps(_mm256_castpd_ps(lo), _mm256_castpd_ps(hi), _MM_SHUFFLE(2, 0, 2, 0));
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(v), 0xD8);
+}
+
+/**
+ * §6.1 adm_angle_flag of 8 scale-0 positions. With band values within
+ * ±32767 (the DWT's are within ±27411) the exact sums fit int32, madd forms
+ * them, and cvtepi32_ps rounds them as the int64 conversion does. Both sides'
+ * /4096 are left out: scaling by powers of two is exact at these magnitudes
+ * and commutes with the one rounding, of the right side's last product; and
+ * d >= 0 is ot >= 0.
+ */
+VMAFHIP_AVX2 inline V angle_s0(const int16_t *oh, const int16_t *ov, const int16_t *th,
+                               const int16_t *tv, ptrdiff_t p)
+{
+    const __m128i a = load128(oh + p), b = load128(ov + p), c = load128(th + p),
+                  d = load128(tv + p);
+    const V o = _mm256_set_m128i(_mm_unpackhi_epi16(a, b), _mm_unpacklo_epi16(a, b));
+    const V t = _mm256_set_m128i(_mm_unpackhi_epi16(c, d), _mm_unpacklo_epi16(c, d));
+    const V ot = _mm256_madd_epi16(o, t);
+    const __m256 otf = _mm256_cvtepi32_ps(ot);
+    const __m256 oof = _mm256_cvtepi32_ps(_mm256_madd_epi16(o, o));
+    const __m256 ttf = _mm256_cvtepi32_ps(_mm256_madd_epi16(t, t));
+    const D cos2 = _mm256_set1_pd(static_cast<double>(ADM_COS_1DEG_SQ));
+    D ge[2];
+    for (int h = 0; h < 2; h++) {
+        const __m128 x = h ? _mm256_extractf128_ps(otf, 1) : _mm256_castps256_ps128(otf);
+        const __m128 y = h ? _mm256_extractf128_ps(oof, 1) : _mm256_castps256_ps128(oof);
+        const __m128 z = h ? _mm256_extractf128_ps(ttf, 1) : _mm256_castps256_ps128(ttf);
+        const D dx = _mm256_cvtps_pd(x);
+        const D rhs = _mm256_mul_pd(_mm256_mul_pd(cos2, _mm256_cvtps_pd(y)), _mm256_cvtps_pd(z));
+        ge[h] = _mm256_cmp_pd(_mm256_mul_pd(dx, dx), rhs, _CMP_GE_OQ);
+    }
+    return _mm256_and_si256(mask32(ge[0], ge[1]), _mm256_cmpgt_epi32(ot, set32(-1)));
+}
+
+// The lanes of one scale's types and arithmetic (S0 and S123 in adm_stages.cpp).
+struct S0 {
+    using T = int16_t;
+    VMAFHIP_AVX2 static V load(const int16_t *p) { return load16(p); }
+    VMAFHIP_AVX2 static void put(int16_t *p, V v) { store16(p, v); }
+
+    /// adm_k_s0: R(o) |t| < 2^45, rounded in int64 lanes; < 2^30 after the shift.
+    VMAFHIP_AVX2 static V k(V o, V t)
+    {
+        const V r = recip(_mm256_abs_epi32(o)), at = _mm256_abs_epi32(t);
+        const V add = set64(16384);
+        const V e = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epu32(r, at), add), 15);
+        const V od =
+            _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epu32(odd(r), odd(at)), add), 15);
+        return k_signs(_mm256_min_epi32(join(e, od), set32(32768)), o, t);
+    }
+    /// r0 of adm_restore: |k o| <= 2^30 fits int32.
+    VMAFHIP_AVX2 static V r0(V k, V o)
+    {
+        return _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o), set32(16384)), 15);
+    }
+
+    /// §8 adm_csf_s0 for one orientation: |irf x| < 2^31 for irf < 2^16.
+    struct Csf {
+        V irf, add;
+        __m128i shift;
+    };
+    VMAFHIP_AVX2 static Csf csf_of(uint32_t irf, int theta)
+    {
+        return {set32(static_cast<int32_t>(irf)), set32(theta == ADM_D ? 65535 : 16384),
+                _mm_cvtsi32_si128(theta == ADM_D ? 17 : 15)};
+    }
+    VMAFHIP_AVX2 static V csf(V x, const Csf &w)
+    {
+        return wrap16(
+            _mm256_sra_epi32(_mm256_add_epi32(_mm256_mullo_epi32(x, w.irf), w.add), w.shift));
+    }
+    /// adm_f_s0 / adm_centre_s0: (m |c| + 2048) >> 12, narrowed. madd forms
+    /// m c (c an int16 value, m < 2^15).
+    VMAFHIP_AVX2 static V div(V c, int32_t m)
+    {
+        const V v = _mm256_abs_epi32(_mm256_madd_epi16(c, set32(m)));
+        return wrap16(_mm256_srai_epi32(_mm256_add_epi32(v, set32(2048)), 12));
+    }
+    VMAFHIP_AVX2 static V f(V c) { return div(c, 4369); }
+    VMAFHIP_AVX2 static V centre(V c) { return div(c, 8738); }
+};
+
+struct S123 {
+    using T = int32_t;
+    VMAFHIP_AVX2 static V load(const int32_t *p) { return adm_avx2::load(p); }
+    VMAFHIP_AVX2 static void put(int32_t *p, V v) { store(p, v); }
+
+    /// (R(m) |t| + 2^(14+e)) >> (15+e) clamped to 32768, for the int32
+    /// lanes in the low halves of the int64 lanes (e as a 64-bit count).
+    VMAFHIP_AVX2 static V k_half(V r, V at, V e)
+    {
+        e = _mm256_and_si256(e, set64(0xFFFFFFFF));
+        const V p = _mm256_add_epi64(_mm256_mul_epu32(r, at), _mm256_sllv_epi64(set64(1 << 14), e));
+        const V q = _mm256_srlv_epi64(p, _mm256_add_epi64(e, set64(15)));
+        const V lim = set64(32768);
+        return _mm256_blendv_epi8(q, lim, _mm256_cmpgt_epi64(q, lim));
+    }
+    /**
+     * adm_k_s123. u = |o| as uint32; for u >= 2^15, e = 17 - clz(u) =
+     * floor(log2 u) - 14, read from the exponent of float(u without the bits
+     * just below a set bit): the top bit stays and the one below it goes, so
+     * the conversion cannot round up to the next power of two.
+     */
+    VMAFHIP_AVX2 static V k(V o, V t)
+    {
+        const V u = _mm256_abs_epi32(o), one = set32(1);
+        const V top = _mm256_andnot_si256(_mm256_srli_epi32(u, 1), u);
+        const V lg = _mm256_and_si256(
+            _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(top)), 23), set32(0xFF));
+        const V small = _mm256_cmpeq_epi32(_mm256_srli_epi32(u, 15), _mm256_setzero_si256());
+        const V e = _mm256_andnot_si256(small, _mm256_sub_epi32(lg, set32(127 + 14)));
+        // m = (u + 2^(e-1)) >> e; for e = 0 the count -1 shifts the 1 out.
+        const V m = _mm256_srlv_epi32(
+            _mm256_add_epi32(u, _mm256_sllv_epi32(one, _mm256_sub_epi32(e, one))), e);
+        const V r = recip(m), at = _mm256_abs_epi32(t);
+        return k_signs(join(k_half(r, at, e), k_half(odd(r), odd(at), odd(e))), o, t);
+    }
+    /// r0 of adm_restore: i32((k o + 2^14) >> 15), k o in int64.
+    VMAFHIP_AVX2 static V r0(V k, V o)
+    {
+        const V add = set64(16384);
+        const V e = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(k, o), add), 15);
+        const V od = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(odd(k), odd(o)), add), 15);
+        return join(e, od);
+    }
+
+    using Csf = Irf123;
+    VMAFHIP_AVX2 static Csf csf_of(uint32_t irf, int) { return irf123(irf); }
+    VMAFHIP_AVX2 static V csf(V x, const Csf &w) { return csf_s123(x, w); }
+    /// adm_f_s123 / adm_centre_s123: i32((m |c| - 2^31) >> 32) is the high
+    /// half of the int64 m |c| - 2^31.
+    VMAFHIP_AVX2 static V div(V c, int32_t m)
+    {
+        const V a = _mm256_abs_epi32(c), mm = set64(m), q = set64(ADM_S123_ROUND_QUIRK);
+        return join_high(_mm256_add_epi64(_mm256_mul_epu32(a, mm), q),
+                         _mm256_add_epi64(_mm256_mul_epu32(odd(a), mm), q));
+    }
+    VMAFHIP_AVX2 static V f(V c) { return div(c, 143165577); }
+    VMAFHIP_AVX2 static V centre(V c) { return div(c, 286331153); }
+};
+
+/// §6.2, §6.3 at the 8 positions p .. p + 7, flag the angle test.
+template <typename Sc>
+VMAFHIP_AVX2 inline void decouple8(const typename Sc::T *const ref[3],
+                                   const typename Sc::T *const dis[3], D egl, ptrdiff_t p, V flag,
+                                   typename Sc::T *const r[3], typename Sc::T *const a[3])
+{
+    for (int t = 0; t < 3; t++) {
+        const V o = Sc::load(ref[t] + p), d = Sc::load(dis[t] + p);
+        const V k = Sc::k(o, d);
+        const V rt = restore(k, Sc::r0(k, o), o, d, flag, egl);
+        Sc::put(r[t] + p, rt);
+        Sc::put(a[t] + p, _mm256_sub_epi32(d, rt));
+    }
+}
+
+template <typename Sc>
+VMAFHIP_AVX2 void masker_span(const typename Sc::T *const x[3], const uint32_t irf[3], ptrdiff_t b,
+                              ptrdiff_t e, int32_t *f, int32_t *c)
+{
+    const typename Sc::Csf w[3] = {Sc::csf_of(irf[0], 0), Sc::csf_of(irf[1], 1),
+                                   Sc::csf_of(irf[2], 2)};
+    ptrdiff_t p = b;
+    for (; p + 8 <= e; p += 8) {
+        V fs = _mm256_setzero_si256(), cs = fs;
+        for (int t = 0; t < 3; t++) {
+            const V v = Sc::csf(Sc::load(x[t] + p), w[t]);
+            fs = _mm256_add_epi32(fs, Sc::f(v));
+            cs = _mm256_add_epi32(cs, Sc::centre(v));
+        }
+        store(f + p, fs);
+        store(c + p, cs);
+    }
+    if constexpr (sizeof(typename Sc::T) == 2)
+        adm_kernels_scalar().masker_s0(x, irf, p, e, f, c);
+    else
+        adm_kernels_scalar().masker_s123(x, irf, p, e, f, c);
+}
+
+} // namespace
+
+void decouple_s0(const int16_t *const ref[3], const int16_t *const dis[3], double egl, ptrdiff_t b,
+                 ptrdiff_t e, int16_t *const r[3], int16_t *const a[3])
+{
+    const D g = _mm256_set1_pd(egl);
+    ptrdiff_t p = b;
+    for (; p + 8 <= e; p += 8)
+        decouple8<S0>(ref, dis, g, p, angle_s0(ref[ADM_H], ref[ADM_V], dis[ADM_H], dis[ADM_V], p),
+                      r, a);
+    adm_kernels_scalar().decouple_s0(ref, dis, egl, p, e, r, a);
+}
+
+void decouple_s123(const int32_t *const ref[3], const int32_t *const dis[3], double egl,
+                   ptrdiff_t b, ptrdiff_t e, int32_t *const r[3], int32_t *const a[3])
+{
+    // The angle test rounds int64 sums to float, which AVX2 cannot convert:
+    // it stays scalar, a block of flags at a time.
+    constexpr ptrdiff_t BLOCK = 64;
+    alignas(32) int32_t flags[BLOCK];
+    const D g = _mm256_set1_pd(egl);
+    ptrdiff_t p = b;
+    while (e - p >= 8) {
+        const ptrdiff_t n = e - p < BLOCK ? (e - p) & ~static_cast<ptrdiff_t>(7) : BLOCK;
+        for (ptrdiff_t i = 0; i < n; i++)
+            flags[i] = adm_angle_flag(ref[ADM_H][p + i], ref[ADM_V][p + i], dis[ADM_H][p + i],
+                                      dis[ADM_V][p + i])
+                           ? -1
+                           : 0;
+        for (ptrdiff_t i = 0; i < n; i += 8)
+            decouple8<S123>(ref, dis, g, p + i, load(flags + i), r, a);
+        p += n;
+    }
+    adm_kernels_scalar().decouple_s123(ref, dis, egl, p, e, r, a);
+}
+
+void masker_s0(const int16_t *const x[3], const uint32_t irf[3], ptrdiff_t b, ptrdiff_t e,
+               int32_t *f, int32_t *c)
+{
+    masker_span<S0>(x, irf, b, e, f, c);
+}
+
+void masker_s123(const int32_t *const x[3], const uint32_t irf[3], ptrdiff_t b, ptrdiff_t e,
+                 int32_t *f, int32_t *c)
+{
+    masker_span<S123>(x, irf, b, e, f, c);
+}
+
+} // namespace vmafhip::adm_avx2
+#endif
