@@ -7,7 +7,7 @@ namespace vmafhip::adm_avx2 {
 
 namespace {
 
-VMAFHIP_AVX2 inline __m128i load128(const int16_t *p)
+template <typename T> VMAFHIP_AVX2 inline __m128i load128(const T *p)
 {
     return _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
 }
@@ -20,36 +20,65 @@ VMAFHIP_AVX2 inline V mask32(D lo, D hi)
     return _mm256_permute4x64_epi64(_mm256_castps_si256(v), 0xD8);
 }
 
+/// The second condition of §6.1 on doubles of f32(ot), f32(oo), f32(tt),
+/// in the scalar code's order, with both sides' /4096 left out: scaling by
+/// powers of two is exact at these magnitudes and commutes with the one
+/// rounding, of the right side's last product.
+VMAFHIP_AVX2 inline D within_cone(D ot, D oo, D tt)
+{
+    const D cos2 = _mm256_set1_pd(static_cast<double>(ADM_COS_1DEG_SQ));
+    return _mm256_cmp_pd(_mm256_mul_pd(ot, ot), _mm256_mul_pd(_mm256_mul_pd(cos2, oo), tt),
+                         _CMP_GE_OQ);
+}
+
+/// f64 of 4 floats of v: lanes 0-3 (h = 0) or 4-7.
+VMAFHIP_AVX2 inline D half_pd(__m256 v, int h)
+{
+    return _mm256_cvtps_pd(h ? _mm256_extractf128_ps(v, 1) : _mm256_castps256_ps128(v));
+}
+
 /**
  * §6.1 adm_angle_flag of 8 scale-0 positions. With band values within
  * ±32767 (the DWT's are within ±27411) the exact sums fit int32, madd forms
- * them, and cvtepi32_ps rounds them as the int64 conversion does. Both sides'
- * /4096 are left out: scaling by powers of two is exact at these magnitudes
- * and commutes with the one rounding, of the right side's last product; and
- * d >= 0 is ot >= 0.
+ * them, and cvtepi32_ps rounds them as the int64 conversion does. d >= 0 is
+ * ot >= 0.
  */
-VMAFHIP_AVX2 inline V angle_s0(const int16_t *oh, const int16_t *ov, const int16_t *th,
-                               const int16_t *tv, ptrdiff_t p)
+VMAFHIP_AVX2 inline V angle_s0(const int16_t *const ref[3], const int16_t *const dis[3],
+                               ptrdiff_t p)
 {
-    const __m128i a = load128(oh + p), b = load128(ov + p), c = load128(th + p),
-                  d = load128(tv + p);
+    const __m128i a = load128(ref[ADM_H] + p), b = load128(ref[ADM_V] + p);
+    const __m128i c = load128(dis[ADM_H] + p), d = load128(dis[ADM_V] + p);
     const V o = _mm256_set_m128i(_mm_unpackhi_epi16(a, b), _mm_unpacklo_epi16(a, b));
     const V t = _mm256_set_m128i(_mm_unpackhi_epi16(c, d), _mm_unpacklo_epi16(c, d));
     const V ot = _mm256_madd_epi16(o, t);
     const __m256 otf = _mm256_cvtepi32_ps(ot);
     const __m256 oof = _mm256_cvtepi32_ps(_mm256_madd_epi16(o, o));
     const __m256 ttf = _mm256_cvtepi32_ps(_mm256_madd_epi16(t, t));
-    const D cos2 = _mm256_set1_pd(static_cast<double>(ADM_COS_1DEG_SQ));
+    D ge[2];
+    for (int h = 0; h < 2; h++)
+        ge[h] = within_cone(half_pd(otf, h), half_pd(oof, h), half_pd(ttf, h));
+    return _mm256_and_si256(mask32(ge[0], ge[1]), _mm256_cmpgt_epi32(ot, set32(-1)));
+}
+
+/// §6.1 adm_angle_flag of 8 scale 1-3 positions: exact int64 sums, 4
+/// positions at a time.
+VMAFHIP_AVX2 inline V angle_s123(const int32_t *const ref[3], const int32_t *const dis[3],
+                                 ptrdiff_t p)
+{
     D ge[2];
     for (int h = 0; h < 2; h++) {
-        const __m128 x = h ? _mm256_extractf128_ps(otf, 1) : _mm256_castps256_ps128(otf);
-        const __m128 y = h ? _mm256_extractf128_ps(oof, 1) : _mm256_castps256_ps128(oof);
-        const __m128 z = h ? _mm256_extractf128_ps(ttf, 1) : _mm256_castps256_ps128(ttf);
-        const D dx = _mm256_cvtps_pd(x);
-        const D rhs = _mm256_mul_pd(_mm256_mul_pd(cos2, _mm256_cvtps_pd(y)), _mm256_cvtps_pd(z));
-        ge[h] = _mm256_cmp_pd(_mm256_mul_pd(dx, dx), rhs, _CMP_GE_OQ);
+        const ptrdiff_t q = p + 4 * h;
+        const V oh = _mm256_cvtepi32_epi64(load128(ref[ADM_H] + q));
+        const V ov = _mm256_cvtepi32_epi64(load128(ref[ADM_V] + q));
+        const V th = _mm256_cvtepi32_epi64(load128(dis[ADM_H] + q));
+        const V tv = _mm256_cvtepi32_epi64(load128(dis[ADM_V] + q));
+        const V ot = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
+        const V oo = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
+        const V tt = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
+        const D nonneg = _mm256_castsi256_pd(_mm256_cmpgt_epi64(ot, set64(-1)));
+        ge[h] = _mm256_and_pd(within_cone(float_of(ot), float_of(oo), float_of(tt)), nonneg);
     }
-    return _mm256_and_si256(mask32(ge[0], ge[1]), _mm256_cmpgt_epi32(ot, set32(-1)));
+    return mask32(ge[0], ge[1]);
 }
 
 // The lanes of one scale's types and arithmetic (S0 and S123 in adm_stages.cpp).
@@ -57,6 +86,10 @@ struct S0 {
     using T = int16_t;
     VMAFHIP_AVX2 static V load(const int16_t *p) { return load16(p); }
     VMAFHIP_AVX2 static void put(int16_t *p, V v) { store16(p, v); }
+    VMAFHIP_AVX2 static V angle(const T *const ref[3], const T *const dis[3], ptrdiff_t p)
+    {
+        return angle_s0(ref, dis, p);
+    }
 
     /// adm_k_s0: R(o) |t| < 2^45, rounded in int64 lanes; < 2^30 after the shift.
     VMAFHIP_AVX2 static V k(V o, V t)
@@ -104,6 +137,10 @@ struct S123 {
     using T = int32_t;
     VMAFHIP_AVX2 static V load(const int32_t *p) { return adm_avx2::load(p); }
     VMAFHIP_AVX2 static void put(int32_t *p, V v) { store(p, v); }
+    VMAFHIP_AVX2 static V angle(const T *const ref[3], const T *const dis[3], ptrdiff_t p)
+    {
+        return angle_s123(ref, dis, p);
+    }
 
     /// (R(m) |t| + 2^(14+e)) >> (15+e) clamped to 32768, for the int32
     /// lanes in the low halves of the int64 lanes (e as a 64-bit count).
@@ -159,19 +196,28 @@ struct S123 {
     VMAFHIP_AVX2 static V centre(V c) { return div(c, 286331153); }
 };
 
-/// §6.2, §6.3 at the 8 positions p .. p + 7, flag the angle test.
+/// §6 at positions [b, e).
 template <typename Sc>
-VMAFHIP_AVX2 inline void decouple8(const typename Sc::T *const ref[3],
-                                   const typename Sc::T *const dis[3], D egl, ptrdiff_t p, V flag,
-                                   typename Sc::T *const r[3], typename Sc::T *const a[3])
+VMAFHIP_AVX2 void decouple_span(const typename Sc::T *const ref[3],
+                                const typename Sc::T *const dis[3], double egl, ptrdiff_t b,
+                                ptrdiff_t e, typename Sc::T *const r[3], typename Sc::T *const a[3])
 {
-    for (int t = 0; t < 3; t++) {
-        const V o = Sc::load(ref[t] + p), d = Sc::load(dis[t] + p);
-        const V k = Sc::k(o, d);
-        const V rt = restore(k, Sc::r0(k, o), o, d, flag, egl);
-        Sc::put(r[t] + p, rt);
-        Sc::put(a[t] + p, _mm256_sub_epi32(d, rt));
+    const D g = _mm256_set1_pd(egl);
+    ptrdiff_t p = b;
+    for (; p + 8 <= e; p += 8) {
+        const V flag = Sc::angle(ref, dis, p); // shared by H, V and D
+        for (int t = 0; t < 3; t++) {
+            const V o = Sc::load(ref[t] + p), d = Sc::load(dis[t] + p);
+            const V k = Sc::k(o, d);
+            const V rt = restore(k, Sc::r0(k, o), o, d, flag, g);
+            Sc::put(r[t] + p, rt);
+            Sc::put(a[t] + p, _mm256_sub_epi32(d, rt));
+        }
     }
+    if constexpr (sizeof(typename Sc::T) == 2)
+        adm_kernels_scalar().decouple_s0(ref, dis, egl, p, e, r, a);
+    else
+        adm_kernels_scalar().decouple_s123(ref, dis, egl, p, e, r, a);
 }
 
 template <typename Sc>
@@ -202,35 +248,13 @@ VMAFHIP_AVX2 void masker_span(const typename Sc::T *const x[3], const uint32_t i
 void decouple_s0(const int16_t *const ref[3], const int16_t *const dis[3], double egl, ptrdiff_t b,
                  ptrdiff_t e, int16_t *const r[3], int16_t *const a[3])
 {
-    const D g = _mm256_set1_pd(egl);
-    ptrdiff_t p = b;
-    for (; p + 8 <= e; p += 8)
-        decouple8<S0>(ref, dis, g, p, angle_s0(ref[ADM_H], ref[ADM_V], dis[ADM_H], dis[ADM_V], p),
-                      r, a);
-    adm_kernels_scalar().decouple_s0(ref, dis, egl, p, e, r, a);
+    decouple_span<S0>(ref, dis, egl, b, e, r, a);
 }
 
 void decouple_s123(const int32_t *const ref[3], const int32_t *const dis[3], double egl,
                    ptrdiff_t b, ptrdiff_t e, int32_t *const r[3], int32_t *const a[3])
 {
-    // The angle test rounds int64 sums to float, which AVX2 cannot convert:
-    // it stays scalar, a block of flags at a time.
-    constexpr ptrdiff_t BLOCK = 64;
-    alignas(32) int32_t flags[BLOCK];
-    const D g = _mm256_set1_pd(egl);
-    ptrdiff_t p = b;
-    while (e - p >= 8) {
-        const ptrdiff_t n = e - p < BLOCK ? (e - p) & ~static_cast<ptrdiff_t>(7) : BLOCK;
-        for (ptrdiff_t i = 0; i < n; i++)
-            flags[i] = adm_angle_flag(ref[ADM_H][p + i], ref[ADM_V][p + i], dis[ADM_H][p + i],
-                                      dis[ADM_V][p + i])
-                           ? -1
-                           : 0;
-        for (ptrdiff_t i = 0; i < n; i += 8)
-            decouple8<S123>(ref, dis, g, p + i, load(flags + i), r, a);
-        p += n;
-    }
-    adm_kernels_scalar().decouple_s123(ref, dis, egl, p, e, r, a);
+    decouple_span<S123>(ref, dis, egl, b, e, r, a);
 }
 
 void masker_s0(const int16_t *const x[3], const uint32_t irf[3], ptrdiff_t b, ptrdiff_t e,

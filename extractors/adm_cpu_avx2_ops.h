@@ -1,6 +1,7 @@
-// Lane pieces of the AVX2 ADM kernels (adm_cpu_avx2_*.cpp only): C's int16
-// narrowing, int64 products and shifts that AVX2 has no instruction for, and
-// the §6 reciprocal. Each is exact on the values the comment names.
+// Lane pieces of the AVX2 ADM kernels (adm_cpu_avx2_*.cpp and their test):
+// C's int16 narrowing, the int64 products, shifts and conversions AVX2 has
+// no instruction for, and the §6 reciprocal. Each is exact on the values its
+// comment names.
 //
 // Lanes: V holds 8 int32 (positions in order) or 4 int64. An int64 product
 // of int32 lanes is formed for the even lanes (mul_epi32 reads the low half
@@ -95,6 +96,33 @@ VMAFHIP_AVX2 inline V recip(V m)
 {
     const D n = _mm256_set1_pd(1073741824.0);
     return trunc32(_mm256_div_pd(n, lo_pd(m)), _mm256_div_pd(n, hi_pd(m)));
+}
+
+/**
+ * f64(f32(|v|)) of int64 lanes (|v| < 2^63), with the one rounding of the
+ * int64 to float conversion, which AVX2 lacks. Below 2^53 the value is
+ * exact in double. Above, its bits below bit 11 are folded into bit 11 (a
+ * sticky bit, far below the float's rounding position, so the float
+ * rounding sees the same bits) and the rest is exact in double.
+ */
+VMAFHIP_AVX2 inline D float_of(V v)
+{
+    const V zero = _mm256_setzero_si256();
+    const V neg = _mm256_cmpgt_epi64(zero, v);
+    const V a = _mm256_sub_epi64(_mm256_xor_si256(v, neg), neg);
+    const V big = _mm256_cmpgt_epi64(a, set64((static_cast<int64_t>(1) << 53) - 1));
+    const V sticky =
+        _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(a, set64(0x7FF)), zero), set64(1));
+    const V x = _mm256_blendv_epi8(a, _mm256_or_si256(_mm256_srli_epi64(a, 11), sticky), big);
+    // x < 2^53 to double: its high and low 32 bits as the mantissas of 2^84
+    // and 2^52, which are then taken off (every step exact).
+    const D hi =
+        _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 32), set64(0x4530000000000000)));
+    const D lo = _mm256_castsi256_pd(_mm256_blend_epi32(x, set64(0x4330000000000000), 0xAA));
+    const D d = _mm256_add_pd(_mm256_sub_pd(hi, _mm256_set1_pd(0x1p84 + 0x1p52)), lo);
+    const D scale =
+        _mm256_blendv_pd(_mm256_set1_pd(1.0), _mm256_set1_pd(2048.0), _mm256_castsi256_pd(big));
+    return _mm256_cvtps_pd(_mm256_cvtpd_ps(_mm256_mul_pd(d, scale)));
 }
 
 /**

@@ -17,6 +17,7 @@
 #include "base/thread_pool.h"
 #include "extractors/adm.h"
 #include "extractors/adm_cpu_avx2.h"
+#include "extractors/adm_cpu_avx2_ops.h"
 #include "extractors/adm_stages.h"
 #include "tests/common/extractors.h"
 
@@ -24,10 +25,7 @@ using namespace vmafhip;
 
 namespace {
 
-const AdmKernels &plain()
-{
-    return adm_kernels_scalar();
-}
+const AdmKernels &plain() { return adm_kernels_scalar(); }
 
 /// The AVX2 table, or skip the test.
 #define AVX2_OR_SKIP(k)                                                                            \
@@ -329,6 +327,47 @@ TEST(AdmKernels, Denominator)
             ASSERT_EQ(want[t], got[t]) << "scale " << scale << " cub " << cub << " band " << t;
     }
 }
+
+#if defined(__x86_64__)
+namespace {
+
+/// adm_avx2::float_of of 4 values.
+VMAFHIP_AVX2 void float_of4(const int64_t v[4], double out[4])
+{
+    _mm256_storeu_pd(out,
+                     adm_avx2::float_of(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(v))));
+}
+
+} // namespace
+
+TEST(AdmKernels, Int64ToFloatRoundsOnce)
+{
+    AVX2_OR_SKIP(k);
+    (void)k;
+    // Around the float midpoints m = 2^p + (2j + 1) 2^(p-24): m + 1 with p
+    // >= 54 is within half a double's ulp of m, where a conversion through
+    // double rounds twice (to m, then to even) and the int64 one rounds up.
+    std::vector<int64_t> v;
+    for (int p = 24; p <= 62; p++)
+        for (int64_t j : {0, 1, 5}) {
+            const int64_t m = (static_cast<int64_t>(1) << p) +
+                              (2 * j + 1) * (static_cast<int64_t>(1) << (p - 24));
+            for (int64_t d : {-3, -1, 0, 1, 2, 127})
+                v.push_back(m + d);
+        }
+    for (int n = 0; n < 4000; n++)
+        v.push_back(uniform(-INT64_MAX, INT64_MAX) >> uniform(0, 40));
+    while (v.size() % 4)
+        v.push_back(0);
+    for (size_t i = 0; i < v.size(); i += 4) {
+        double got[4];
+        float_of4(&v[i], got);
+        for (int l = 0; l < 4; l++)
+            ASSERT_EQ(got[l], std::fabs(static_cast<double>(static_cast<float>(v[i + l]))))
+                << v[i + l];
+    }
+}
+#endif
 
 namespace {
 
