@@ -191,6 +191,13 @@ void dwt_s0_row(const AdmKernels &k, const PlaneView &pic, int bpc, const AdmSca
     const int n = q.in_w;
     const Pix *s[4];
     input_rows<Pix>([&](int y) { return pic.row<Pix>(y); }, q.in_h, i, s);
+    // The picture is usually not in the cache, and its rows are too short
+    // for the hardware prefetcher: ask for the next output row's new rows.
+    for (int y = 2 * i + 3; y <= 2 * i + 4 && y < q.in_h; y++) {
+        const char *row = reinterpret_cast<const char *>(pic.row<Pix>(y));
+        for (size_t x = 0; x < n * sizeof(Pix); x += 64)
+            __builtin_prefetch(row + x);
+    }
     if constexpr (sizeof(Pix) == 1)
         k.s0_vert8(s, bpc, 0, n, tl + 1, th + 1);
     else
