@@ -81,6 +81,52 @@ VMAFHIP_AVX2 inline V angle_s123(const int32_t *const ref[3], const int32_t *con
     return mask32(ge[0], ge[1]);
 }
 
+/// k's value where o = 0 (32768) and where o and t differ in sign: there
+/// R(o) t < 0, which rounds to k <= 0 and clamps to 0 (t = 0 gives 0 too).
+VMAFHIP_AVX2 inline V k_signs(V k, V o, V t)
+{
+    k = _mm256_andnot_si256(_mm256_srai_epi32(_mm256_xor_si256(o, t), 31), k);
+    return _mm256_blendv_epi8(k, set32(32768), _mm256_cmpeq_epi32(o, _mm256_setzero_si256()));
+}
+
+/// egl as the restore of both scales takes it (§6.3).
+struct Gain {
+    D d;           ///< egl
+    V i;           ///< egl in int32 lanes, when it is an integer
+    bool integral; ///< egl is an integer (1 and 100, every shipped model)
+};
+VMAFHIP_AVX2 inline Gain gain_of(double egl)
+{
+    const bool integral = egl == static_cast<double>(static_cast<int32_t>(egl)); // egl in [1, 100]
+    return {_mm256_set1_pd(egl), set32(integral ? static_cast<int32_t>(egl) : 0), integral};
+}
+
+/**
+ * §6.3 adm_restore's choice on int32 lanes, for both scales: k and r0 =
+ * round(k o) as computed, flag the angle test (all ones or 0), below and
+ * above the truncated min and max of g = r0 egl and t. k >= 0, so k o > 0
+ * is k != 0 and o > 0.
+ */
+VMAFHIP_AVX2 inline V restore_pick(V k, V r0, V o, V flag, V below, V above)
+{
+    const V zero = _mm256_setzero_si256();
+    const V enh = _mm256_andnot_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o, zero)), flag);
+    const V e = _mm256_blendv_epi8(above, below, _mm256_cmpgt_epi32(o, zero));
+    return _mm256_blendv_epi8(r0, e, enh);
+}
+
+/// adm_restore with g in double, as the scalar code computes it (any egl).
+VMAFHIP_AVX2 inline V restore_double(V k, V r0, V o, V t, V flag, D egl)
+{
+    const D g0 = _mm256_mul_pd(lo_pd(r0), egl), g1 = _mm256_mul_pd(hi_pd(r0), egl);
+    const D t0 = lo_pd(t), t1 = hi_pd(t);
+    // (g < t ? g : t) is min_pd(g, t), (g > t ? g : t) is max_pd(g, t).
+    const V below = trunc32(_mm256_min_pd(g0, t0), _mm256_min_pd(g1, t1));
+    const V above = trunc32(_mm256_max_pd(g0, t0), _mm256_max_pd(g1, t1));
+    return restore_pick(k, r0, o, flag, below, above);
+}
+
 // The lanes of one scale's types and arithmetic (S0 and S123 in adm_stages.cpp).
 struct S0 {
     using T = int16_t;
@@ -101,10 +147,17 @@ struct S0 {
             _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epu32(odd(r), odd(at)), add), 15);
         return k_signs(_mm256_min_epi32(join(e, od), set32(32768)), o, t);
     }
-    /// r0 of adm_restore: |k o| <= 2^30 fits int32.
-    VMAFHIP_AVX2 static V r0(V k, V o)
+    /// adm_restore. r0 = round(k o): |k o| <= 2^30 fits int32. With an
+    /// integer egl, r0 egl (|r0| <= 2^15, egl <= 100) is exact in int32 as
+    /// it is in double, and its min and max with t need no truncation.
+    VMAFHIP_AVX2 static V restore(V k, V o, V t, V flag, const Gain &g)
     {
-        return _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o), set32(16384)), 15);
+        const V r0 =
+            _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o), set32(16384)), 15);
+        if (!g.integral)
+            return restore_double(k, r0, o, t, flag, g.d);
+        const V e = _mm256_mullo_epi32(r0, g.i);
+        return restore_pick(k, r0, o, flag, _mm256_min_epi32(e, t), _mm256_max_epi32(e, t));
     }
 
     /// §8 adm_csf_s0 for one orientation: |irf x| < 2^31 for irf < 2^16.
@@ -172,13 +225,14 @@ struct S123 {
         const V r = recip(m), at = _mm256_abs_epi32(t);
         return k_signs(join(k_half(r, at, e), k_half(odd(r), odd(at), odd(e))), o, t);
     }
-    /// r0 of adm_restore: i32((k o + 2^14) >> 15), k o in int64.
-    VMAFHIP_AVX2 static V r0(V k, V o)
+    /// adm_restore. r0 = i32((k o + 2^14) >> 15), k o in int64; r0 egl may
+    /// pass 2^31, so g stays in double.
+    VMAFHIP_AVX2 static V restore(V k, V o, V t, V flag, const Gain &g)
     {
         const V add = set64(16384);
         const V e = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(k, o), add), 15);
         const V od = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(odd(k), odd(o)), add), 15);
-        return join(e, od);
+        return restore_double(k, join(e, od), o, t, flag, g.d);
     }
 
     using Csf = Irf123;
@@ -202,14 +256,14 @@ VMAFHIP_AVX2 void decouple_span(const typename Sc::T *const ref[3],
                                 const typename Sc::T *const dis[3], double egl, ptrdiff_t b,
                                 ptrdiff_t e, typename Sc::T *const r[3], typename Sc::T *const a[3])
 {
-    const D g = _mm256_set1_pd(egl);
+    const Gain g = gain_of(egl);
     ptrdiff_t p = b;
     for (; p + 8 <= e; p += 8) {
         const V flag = Sc::angle(ref, dis, p); // shared by H, V and D
         for (int t = 0; t < 3; t++) {
             const V o = Sc::load(ref[t] + p), d = Sc::load(dis[t] + p);
             const V k = Sc::k(o, d);
-            const V rt = restore(k, Sc::r0(k, o), o, d, flag, g);
+            const V rt = Sc::restore(k, o, d, flag, g);
             Sc::put(r[t] + p, rt);
             Sc::put(a[t] + p, _mm256_sub_epi32(d, rt));
         }

@@ -125,34 +125,6 @@ VMAFHIP_AVX2 inline D float_of(V v)
     return _mm256_cvtps_pd(_mm256_cvtpd_ps(_mm256_mul_pd(d, scale)));
 }
 
-/**
- * §6.3 adm_restore on int32 lanes, for both scales: k and r0 = round(k o)
- * as computed, flag the angle test (all ones or 0). k >= 0, so k o > 0 is
- * k != 0 and o > 0. The enhanced value is computed in double as the scalar
- * code does (any egl) and truncated.
- */
-VMAFHIP_AVX2 inline V restore(V k, V r0, V o, V t, V flag, D egl)
-{
-    const V zero = _mm256_setzero_si256();
-    const V enh = _mm256_andnot_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o, zero)), flag);
-    const D g0 = _mm256_mul_pd(lo_pd(r0), egl), g1 = _mm256_mul_pd(hi_pd(r0), egl);
-    const D t0 = lo_pd(t), t1 = hi_pd(t);
-    // (g < t ? g : t) is min_pd(g, t), (g > t ? g : t) is max_pd(g, t).
-    const V below = trunc32(_mm256_min_pd(g0, t0), _mm256_min_pd(g1, t1));
-    const V above = trunc32(_mm256_max_pd(g0, t0), _mm256_max_pd(g1, t1));
-    const V e = _mm256_blendv_epi8(above, below, _mm256_cmpgt_epi32(o, zero));
-    return _mm256_blendv_epi8(r0, e, enh);
-}
-
-/// k's value where o = 0 (32768) and where o and t differ in sign: there
-/// R(o) t < 0, which rounds to k <= 0 and clamps to 0 (t = 0 gives 0 too).
-VMAFHIP_AVX2 inline V k_signs(V k, V o, V t)
-{
-    k = _mm256_andnot_si256(_mm256_srai_epi32(_mm256_xor_si256(o, t), 31), k);
-    return _mm256_blendv_epi8(k, set32(32768), _mm256_cmpeq_epi32(o, _mm256_setzero_si256()));
-}
-
 /// The low half of each int64 lane of (irf x + 2^27) >> 28 (the shift's
 /// kind does not matter to those bits), for the low int32 halves of x.
 /// irf_hi is all ones when the uint32 weight is >= 2^31: mul_epi32 reads it
