@@ -21,7 +21,8 @@ namespace {
 constexpr int MIN_ROWS = 8;
 
 /// The ref and dis images of one scale (uint16, every scale and bit depth)
-/// with `pad` rows above and below, as libvmaf's buffer holds them.
+/// with `pad` rows above and below, as libvmaf's buffer holds them, and
+/// VIF_ROW_SLACK samples after the last row.
 struct PaddedPair {
     int w = 0, h = 0, pad = 0;
     std::vector<uint16_t> data[2]; ///< [ref, dis]: (h + 2 pad) rows of w samples
@@ -32,7 +33,7 @@ struct PaddedPair {
         h = h_;
         pad = pad_;
         for (auto &d : data)
-            d.resize(static_cast<size_t>(w) * static_cast<size_t>(h + 2 * pad));
+            d.resize(static_cast<size_t>(w) * static_cast<size_t>(h + 2 * pad) + VIF_ROW_SLACK);
     }
     /// Row i in [-pad, h + pad) of picture p (0 ref, 1 dis).
     uint16_t *row(int p, int i) { return data[p].data() + static_cast<ptrdiff_t>(i + pad) * w; }
@@ -170,11 +171,23 @@ void run_frame(const VifParams &p, const FrameView &f, VifCpuScratch &b, ThreadP
 
 } // namespace
 
+VifRowsFactory vif_rows_best()
+{
+    static const VifRowsFactory best = vif_cpu_has_avx2() ? vif_rows_avx2 : vif_rows_scalar;
+    return best;
+}
+
 void Vif::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
     if (!cpu_)
-        cpu_ = std::make_shared<VifCpuScratch>(p_, vif_rows_scalar);
+        cpu_ = std::make_shared<VifCpuScratch>(p_, vif_rows_best());
     run_frame(p_, f, *cpu_, pool, static_cast<VifAccum *>(accum));
+}
+
+void vif_cpu_run(const Vif &v, const FrameView &f, VifRowsFactory rows, ThreadPool &pool, VifAccum *acc)
+{
+    VifCpuScratch scratch(v.params(), rows);
+    run_frame(v.params(), f, scratch, pool, acc);
 }
 
 } // namespace vmafhip

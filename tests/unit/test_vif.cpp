@@ -13,6 +13,8 @@
 //   VifOptions.*  egl = 1, vif_skip_scale0 and both, against goldens
 //   VifSizes.*    8x8 accepted (= libvmaf), 7 refused with -ERANGE; depths
 //   VifThreads.*  accumulators independent of the thread count (also at 1080p)
+//   VifRows.*     the AVX2 row kernels equal the scalar ones (odd sizes, every
+//                 depth, natural, noise and extreme content)
 //
 // Quick start for a new case: add the pair to VIF_FIXTURES below (luma-only
 // files in tests/fixtures/vif made by make_vif_fixtures.py, and a debug golden
@@ -27,6 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +37,7 @@
 #include "base/thread_pool.h"
 #include "extractors/options.h"
 #include "extractors/vif.h"
+#include "extractors/vif_cpu_rows.h"
 #include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
 
@@ -693,4 +697,134 @@ TEST(VifThreads, SameSums1080p)
         EXPECT_GT(v, 0.1);
         EXPECT_LT(v, 1.0);
     }
+}
+
+// ---------------------------------------------------------------------------
+// VifRows.*: the AVX2 row kernels (vif_cpu_avx2.cpp) against the scalar ones
+// on the whole pipeline, at sizes and contents the goldens do not have.
+
+namespace {
+
+/// A picture of w x h samples of `bpc` bits (uint8 at 8 bits, else uint16).
+struct TestPicture {
+    int w, h, bpc;
+    std::vector<uint16_t> v;
+
+    TestPicture(int w_, int h_, int bpc_) : w(w_), h(h_), bpc(bpc_), v(static_cast<size_t>(w_) * h_) {}
+    uint16_t &at(int x, int y) { return v[static_cast<size_t>(y) * w + x]; }
+    uint16_t max() const { return static_cast<uint16_t>((1u << bpc) - 1); }
+
+    /// The samples as the caller stores them.
+    std::vector<uint8_t> bytes() const
+    {
+        if (bpc > 8) {
+            std::vector<uint8_t> b(v.size() * 2);
+            std::memcpy(b.data(), v.data(), b.size());
+            return b;
+        }
+        return std::vector<uint8_t>(v.begin(), v.end());
+    }
+};
+
+enum class Content { Natural, Noise, Extremes };
+
+/// A reference and a distorted picture: natural-looking (smooth waves, some
+/// texture, a flat quarter; distorted by blur and noise), full-range noise
+/// (independent), or
+/// the extremes (0 and the maximum in blocks and single samples, distorted
+/// by flipping some of them).
+std::pair<TestPicture, TestPicture> test_pair(int w, int h, int bpc, Content c, uint32_t seed)
+{
+    TestPicture ref(w, h, bpc), dis(w, h, bpc);
+    std::mt19937 rng(seed);
+    const int top = ref.max();
+    auto clamp = [&](double v) { return static_cast<uint16_t>(std::min(std::max(std::lround(v), 0l), static_cast<long>(top))); };
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            switch (c) {
+            case Content::Natural: { // the left quarter flat (no variance: the non-log terms)
+                const double v = 0.5 + 0.3 * std::sin(x * 0.21 + y * 0.05) * std::cos(y * 0.17) +
+                                 0.1 * std::sin(x * 1.3) * std::sin(y * 0.9);
+                ref.at(x, y) = 4 * x < w ? clamp(0.3 * top)
+                                         : clamp(v * top + std::uniform_int_distribution<int>(-top / 40, top / 40)(rng));
+                break;
+            }
+            case Content::Noise:
+                ref.at(x, y) = static_cast<uint16_t>(std::uniform_int_distribution<int>(0, top)(rng));
+                dis.at(x, y) = static_cast<uint16_t>(std::uniform_int_distribution<int>(0, top)(rng));
+                break;
+            case Content::Extremes:
+                ref.at(x, y) = ((x / 3 + y / 2) % 3 == 0) != (rng() % 17 == 0) ? static_cast<uint16_t>(top) : 0;
+                dis.at(x, y) = rng() % 5 == 0 ? static_cast<uint16_t>(top - ref.at(x, y)) : ref.at(x, y);
+                break;
+            }
+        }
+    if (c == Content::Natural)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                const int xl = std::max(x - 1, 0), xr = std::min(x + 1, w - 1);
+                const double blur = (ref.at(xl, y) + 2.0 * ref.at(x, y) + ref.at(xr, y)) / 4;
+                const int noise = 4 * x < w ? top / 200 : top / 25;
+                dis.at(x, y) = clamp(blur + std::uniform_int_distribution<int>(-noise, noise)(rng));
+            }
+    return {ref, dis};
+}
+
+} // namespace
+
+TEST(VifRows, Avx2MatchesScalar)
+{
+    if (!vif_cpu_has_avx2())
+        GTEST_SKIP() << "no AVX2 here (CPU or build)";
+    // Sizes around the vector widths (16 columns), the 64-column steps of
+    // the horizontal stage and the filter widths, odd ones, and one-row /
+    // one-column scale 3.
+    const std::pair<int, int> sizes[] = {{8, 8},   {9, 11},   {15, 8},   {8, 15},  {16, 16},
+                                         {17, 23}, {31, 33},  {33, 18},  {47, 29}, {64, 64},
+                                         {65, 40}, {97, 61},  {130, 47}, {203, 35}, {36, 150}};
+    ThreadPool pool(2);
+    int cases = 0;
+    VifAccum seen = {}; // that every sum is exercised
+    for (int bpc : {8, 10, 12, 16})
+        for (const auto &sz : sizes)
+            for (Content c : {Content::Natural, Content::Noise, Content::Extremes}) {
+                const auto pics = test_pair(sz.first, sz.second, bpc, c, static_cast<uint32_t>(cases));
+                const std::vector<uint8_t> rb = pics.first.bytes(), db = pics.second.bytes();
+                const ptrdiff_t stride = static_cast<ptrdiff_t>(sz.first) * (bpc > 8 ? 2 : 1);
+                FrameView fv;
+                fv.ref[0] = PlaneView{rb.data(), stride, sz.first, sz.second};
+                fv.dis[0] = PlaneView{db.data(), stride, sz.first, sz.second};
+                for (const Opts &opts : {Opts{}, Opts{{"egl", "1.5"}}}) {
+                    int ret = 0;
+                    std::string msg;
+                    const std::unique_ptr<Extractor> e =
+                        make(Geometry{sz.first, sz.second, bpc, VMAFHIP_CHROMA_400}, opts, &ret, &msg);
+                    ASSERT_TRUE(e) << msg;
+                    const Vif &v = static_cast<const Vif &>(*e);
+                    VifAccum scalar, avx2;
+                    vif_cpu_run(v, fv, vif_rows_scalar, pool, &scalar);
+                    vif_cpu_run(v, fv, vif_rows_avx2, pool, &avx2);
+                    for (int s = 0; s < VIF_SCALES; s++) {
+                        SCOPED_TRACE(testing::Message() << sz.first << "x" << sz.second << " " << bpc << " bits, content "
+                                                        << static_cast<int>(c) << ", scale " << s
+                                                        << (opts.empty() ? "" : ", egl 1.5"));
+                        EXPECT_EQ(avx2.num_log[s], scalar.num_log[s]);
+                        EXPECT_EQ(avx2.den_log[s], scalar.den_log[s]);
+                        EXPECT_EQ(avx2.num_nonlog[s], scalar.num_nonlog[s]);
+                        EXPECT_EQ(avx2.den_nonlog[s], scalar.den_nonlog[s]);
+                        seen.num_log[s] |= scalar.num_log[s];
+                        seen.den_log[s] |= scalar.den_log[s];
+                        seen.num_nonlog[s] |= scalar.num_nonlog[s];
+                        seen.den_nonlog[s] |= scalar.den_nonlog[s];
+                    }
+                    cases++;
+                }
+            }
+    for (int s = 0; s < VIF_SCALES; s++) {
+        EXPECT_NE(seen.num_log[s], 0) << s;
+        EXPECT_NE(seen.den_log[s], 0) << s;
+        EXPECT_NE(seen.num_nonlog[s], 0) << s;
+        EXPECT_NE(seen.den_nonlog[s], 0) << s;
+    }
+    std::printf("[ vif rows ] %d frames: AVX2 and scalar accumulators equal\n", cases);
 }
