@@ -100,20 +100,17 @@ template <typename T> void copy_rows(const PlaneView &pl, PaddedPair &im, int pi
         widen(pl.row<T>(i), im.row(pic, i), im.w);
 }
 
-/// Scale S (>= 1) from scale S - 1, then its pad rows.
-void build_scale(int S, const VifParams &p, VifCpuScratch &b, ThreadPool &pool)
+/// The part of items [k0, k1) of a job that falls in [base, base + n),
+/// where the job has one kind of work: [*a, *e) from base, maybe empty.
+void part_of(int k0, int k1, int base, int n, int *a, int *e)
 {
-    const VifScaleView src = b.img[S - 1].view(), dst = b.img[S].view();
-    pool.parallel_for(p.h[S], MIN_ROWS, [&](int y0, int y1) {
-        std::unique_ptr<VifRows> rows = b.take();
-        rows->down(S, p, src, dst, y0, y1);
-        b.give(std::move(rows));
-    });
-    b.img[S].pad_rows(&b.img[S - 1]);
+    *a = std::max(k0, base) - base;
+    *e = std::min(k1, base + n) - base;
 }
 
-/// Statistics of scale S into acc.
-void score_scale(int S, const VifParams &p, VifCpuScratch &b, ThreadPool &pool, VifAccum *acc)
+/// The statistics of scale S into acc and scale S + 1 from scale S, then
+/// its pad rows. Both only read scale S: one job for the pool, one wait.
+void scale_step(int S, const VifParams &p, VifCpuScratch &b, ThreadPool &pool, VifAccum *acc)
 {
     // §8: with one column at scale 3, libvmaf's mirrored columns hold the
     // scale-2 vertical outputs of its last row, column 1.
@@ -124,12 +121,22 @@ void score_scale(int S, const VifParams &p, VifCpuScratch &b, ThreadPool &pool, 
         stale = vif_vertical<2>(s2.row(0, i) + 1, s2.row(1, i) + 1, s2.w, vif_vp_shift(2, p.bpc),
                                 vif_vq_shift(2, p.bpc));
     }
-    const VifScaleView im = b.img[S].view();
+    const bool last = S + 1 == VIF_SCALES;
+    const int stats = S == 0 && p.skip_scale0 ? 0 : p.h[S], down = last ? 0 : p.h[S + 1];
+    const VifScaleView im = b.img[S].view(), next = last ? im : b.img[S + 1].view();
     std::mutex m;
-    pool.parallel_for(p.h[S], MIN_ROWS, [&](int i0, int i1) {
+    // Items [0, stats) are rows of statistics, [stats, stats + down) rows of
+    // scale S + 1.
+    pool.parallel_for(stats + down, MIN_ROWS, [&](int k0, int k1) {
         std::unique_ptr<VifRows> rows = b.take();
         VifPartial part = {0, 0, 0, 0};
-        rows->stats(S, p, im, stale, i0, i1, &part);
+        int a, e;
+        part_of(k0, k1, 0, stats, &a, &e);
+        if (a < e)
+            rows->stats(S, p, im, stale, a, e, &part);
+        part_of(k0, k1, stats, down, &a, &e);
+        if (a < e)
+            rows->down(S + 1, p, im, next, a, e);
         b.give(std::move(rows));
         std::lock_guard<std::mutex> lock(m); // exact integer sums: any order
         acc->num_log[S] += part.num_log;
@@ -137,6 +144,8 @@ void score_scale(int S, const VifParams &p, VifCpuScratch &b, ThreadPool &pool, 
         acc->num_nonlog[S] += part.num_nonlog;
         acc->den_nonlog[S] += part.den_nonlog;
     });
+    if (!last)
+        b.img[S + 1].pad_rows(&b.img[S]);
 }
 
 /// One frame into *acc.
@@ -148,8 +157,8 @@ void run_frame(const VifParams &p, const FrameView &f, VifCpuScratch &b, ThreadP
     pool.parallel_for(2 * p.h[0], 4 * MIN_ROWS, [&](int k0, int k1) {
         // Items [0, h) are reference rows, [h, 2h) distorted rows.
         for (int pic = 0; pic < 2; pic++) {
-            const int a = (k0 > pic * p.h[0] ? k0 : pic * p.h[0]) - pic * p.h[0];
-            const int e = (k1 < (pic + 1) * p.h[0] ? k1 : (pic + 1) * p.h[0]) - pic * p.h[0];
+            int a, e;
+            part_of(k0, k1, pic * p.h[0], p.h[0], &a, &e);
             if (a >= e)
                 continue;
             const PlaneView &pl = pic ? f.dis[0] : f.ref[0];
@@ -160,13 +169,8 @@ void run_frame(const VifParams &p, const FrameView &f, VifCpuScratch &b, ThreadP
         }
     });
     b.img[0].pad_rows(nullptr);
-
-    if (!p.skip_scale0)
-        score_scale(0, p, b, pool, acc);
-    for (int s = 1; s < VIF_SCALES; s++) {
-        build_scale(s, p, b, pool);
-        score_scale(s, p, b, pool, acc);
-    }
+    for (int s = 0; s < VIF_SCALES; s++)
+        scale_step(s, p, b, pool, acc);
 }
 
 } // namespace
