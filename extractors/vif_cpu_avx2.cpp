@@ -38,13 +38,12 @@ namespace {
 /// each minus 32768 (int16).
 enum Field { MU1, MU2, XX_H, XX_L, YY_H, YY_L, XY_H, XY_L, FIELDS };
 
-/// Taps 2m and 2m + 1 of the filter of scale S for vpmaddwd (the low half
-/// multiplies the first of a pair); tap 2 half + 1 is 0.
-template <int S> VIF_AVX2 inline __m256i tap_pair(int m)
+/// Taps k and k + 1 of the filter of scale S for vpmaddwd (the low half
+/// multiplies the first of a pair); taps outside 0 .. 2 half are 0.
+template <int S> VIF_AVX2 inline __m256i tap_pair(int k)
 {
-    const int k = 2 * m;
-    const uint32_t hi = k + 1 <= 2 * vif_half(S) ? vif_tap_at<S>(k + 1) : 0;
-    return _mm256_set1_epi32(static_cast<int>(vif_tap_at<S>(k) | hi << 16));
+    const auto tap = [](int t) { return t >= 0 && t <= 2 * vif_half(S) ? vif_tap_at<S>(t) : 0u; };
+    return _mm256_set1_epi32(static_cast<int>(tap(k) | tap(k + 1) << 16));
 }
 
 VIF_AVX2 inline __m256i load(const void *p) { return _mm256_loadu_si256(static_cast<const __m256i *>(p)); }
@@ -59,88 +58,119 @@ VIF_AVX2 inline void store_field(int16_t *out, __m256i lo, __m256i hi)
                         _mm256_xor_si256(_mm256_packus_epi32(lo, hi), _mm256_set1_epi16(INT16_MIN)));
 }
 
-/// Half H of the vertical sums of 16 columns of scale S from the rows
-/// x[0], x[stride], ... (and y): the unpacked pairs of columns 0-3 and
-/// 8-11 (H = 0) or 4-7 and 12-15 (H = 1), each pair of rows a vpmaddwd
-/// with a pair of taps; rounded (vif_vertical_round) into val: mu1, mu2,
-/// xx, yy, xy as uint32. Wide: x^2 may reach 2^16 (above 8 bits, or scales
-/// 1-2). Biased: samples may reach 2^15 (16 bits, or scales 1-2). Not
-/// inlined: one half's eight sums and temporaries fill the registers, and
-/// the two halves' loads are best not shared.
-template <int S, bool Wide, bool Biased, int H>
-VIF_AVX2 __attribute__((noinline)) void vertical_half(const uint16_t *x, const uint16_t *y, ptrdiff_t stride,
-                                                      const __m256i *taps, __m128i vp, __m128i vq, __m256i *val)
+/// Vectors [C0, C1) of the vertical sums of rows i (sum0) and i + 1 (sum1)
+/// of scale S at 16 columns, in the order mu1, mu2, then the low 16 bits of
+/// x^2, y^2, xy (C < 5), then their high 16 bits (C >= 5, Wide only). x
+/// and y point at row i - R; each pair of rows (i - R + 2m, i - R + 2m + 1)
+/// is unpacked (half H: the pairs of columns 0-3 and 8-11, or 4-7 and
+/// 12-15) and multiplied once for both sums, one vpmaddwd per field and row:
+/// taps[2m] are the taps of row i on it (2m, 2m + 1), taps[2m + 1] those of
+/// row i + 1 (2m - 1, 2m). last: the offset of the second row of the last
+/// pair (0 where that is past the picture: row i gives it a zero tap, and
+/// then row i + 1 is not one). Values that may reach 2^15 are taken minus
+/// 32768: Biased (16 bits, or scales 1-2) the samples and the high halves,
+/// always the low halves. Not inlined and not unrolled: the sums stay in
+/// registers (unrolled, GCC turns each into a tree whose parts spill; the
+/// two halves' loads are best not shared).
+template <int S, bool Biased, int H, int C0, int C1>
+VIF_AVX2 __attribute__((noinline)) void vertical_sums(const uint16_t *x, const uint16_t *y, ptrdiff_t stride,
+                                                      ptrdiff_t last, const __m256i *taps, __m256i *sum0,
+                                                      __m256i *sum1)
 {
-    constexpr int R = vif_half(S);
+    constexpr int R = vif_half(S), N = C1 - C0;
     const __m256i sign = _mm256_set1_epi16(INT16_MIN);
-    __m256i m1 = _mm256_setzero_si256(), m2 = m1, xxl = m1, yyl = m1, xyl = m1, xxh = m1, yyh = m1, xyh = m1;
-    // Not unrolled: GCC would turn each sum into a tree whose parts spill.
+    __m256i a0[N], a1[N];
+    for (int c = 0; c < N; c++)
+        a0[c] = a1[c] = _mm256_setzero_si256();
 #pragma GCC unroll 1
     for (int m = 0; m <= R; m++, x += 2 * stride, y += 2 * stride) {
-        const ptrdiff_t next = m < R ? stride : 0; // the last pair's second tap is 0
-        const __m256i f = taps[m];
+        const ptrdiff_t next = m < R ? stride : last;
         const __m256i xa = load(x), xb = load(x + next), ya = load(y), yb = load(y + next);
         const __m256i xp = H ? _mm256_unpackhi_epi16(xa, xb) : _mm256_unpacklo_epi16(xa, xb);
         const __m256i yp = H ? _mm256_unpackhi_epi16(ya, yb) : _mm256_unpacklo_epi16(ya, yb);
-        m1 = _mm256_add_epi32(m1, _mm256_madd_epi16(Biased ? _mm256_xor_si256(xp, sign) : xp, f));
-        m2 = _mm256_add_epi32(m2, _mm256_madd_epi16(Biased ? _mm256_xor_si256(yp, sign) : yp, f));
-        xxl = _mm256_add_epi32(xxl, _mm256_madd_epi16(_mm256_xor_si256(_mm256_mullo_epi16(xp, xp), sign), f));
-        yyl = _mm256_add_epi32(yyl, _mm256_madd_epi16(_mm256_xor_si256(_mm256_mullo_epi16(yp, yp), sign), f));
-        xyl = _mm256_add_epi32(xyl, _mm256_madd_epi16(_mm256_xor_si256(_mm256_mullo_epi16(xp, yp), sign), f));
-        if (Wide) {
-            __m256i hxx = _mm256_mulhi_epu16(xp, xp), hyy = _mm256_mulhi_epu16(yp, yp);
-            __m256i hxy = _mm256_mulhi_epu16(xp, yp);
-            if (Biased) {
-                hxx = _mm256_xor_si256(hxx, sign);
-                hyy = _mm256_xor_si256(hyy, sign);
-                hxy = _mm256_xor_si256(hxy, sign);
+        const __m256i f0 = taps[2 * m], f1 = taps[2 * m + 1];
+        for (int c = 0; c < N; c++) {
+            const int field = C0 + c;
+            __m256i v;
+            switch (field) {
+            case 0: v = xp; break;
+            case 1: v = yp; break;
+            case 2: v = _mm256_mullo_epi16(xp, xp); break;
+            case 3: v = _mm256_mullo_epi16(yp, yp); break;
+            case 4: v = _mm256_mullo_epi16(xp, yp); break;
+            case 5: v = _mm256_mulhi_epu16(xp, xp); break;
+            case 6: v = _mm256_mulhi_epu16(yp, yp); break;
+            default: v = _mm256_mulhi_epu16(xp, yp); break;
             }
-            xxh = _mm256_add_epi32(xxh, _mm256_madd_epi16(hxx, f));
-            yyh = _mm256_add_epi32(yyh, _mm256_madd_epi16(hyy, f));
-            xyh = _mm256_add_epi32(xyh, _mm256_madd_epi16(hxy, f));
+            if (Biased || (field >= 2 && field < 5))
+                v = _mm256_xor_si256(v, sign);
+            a0[c] = _mm256_add_epi32(a0[c], _mm256_madd_epi16(v, f0));
+            a1[c] = _mm256_add_epi32(a1[c], _mm256_madd_epi16(v, f1));
         }
     }
-    // (sum + add) >> shift, the squares' sum being 65536 SH + SL (SH = 0
-    // unless Wide; vq <= 16).
-    const int vp_n = _mm_cvtsi128_si32(vp), vq_n = _mm_cvtsi128_si32(vq);
-    const __m256i mean_add = u32((Biased ? 0x80000000u : 0u) + vif_round_add(vp_n));
-    val[0] = _mm256_srl_epi32(_mm256_add_epi32(m1, mean_add), vp);
-    val[1] = _mm256_srl_epi32(_mm256_add_epi32(m2, mean_add), vp);
-    const __m256i sl[3] = {xxl, yyl, xyl}, sh[3] = {xxh, yyh, xyh};
+    for (int c = 0; c < N; c++) {
+        sum0[C0 + c] = a0[c];
+        sum1[C0 + c] = a1[c];
+    }
+}
+
+/// vif_vertical_round of one unpack half's sums (vertical_sums' order) into
+/// val: mu1, mu2, xx, yy, xy as uint32. The squares' sum is 65536 SH + SL
+/// (SH = 0 unless Wide; vq <= 16). Wide: x^2 may reach 2^16 (above 8 bits,
+/// or scales 1-2).
+template <bool Wide, bool Biased> VIF_AVX2 inline void vertical_round(const __m256i *sum, int vp, int vq, __m256i *val)
+{
+    const __m128i vp_c = _mm_cvtsi32_si128(vp), vq_c = _mm_cvtsi32_si128(vq);
+    const __m256i mean_add = u32((Biased ? 0x80000000u : 0u) + vif_round_add(vp));
+    val[0] = _mm256_srl_epi32(_mm256_add_epi32(sum[0], mean_add), vp_c);
+    val[1] = _mm256_srl_epi32(_mm256_add_epi32(sum[1], mean_add), vp_c);
     for (int c = 0; c < 3; c++) {
-        const __m256i l = _mm256_add_epi32(sl[c], u32(0x80000000u));
+        const __m256i l = _mm256_add_epi32(sum[2 + c], u32(0x80000000u));
         if (!Wide) { // vq = 0
             val[2 + c] = l;
             continue;
         }
-        const __m256i hi = _mm256_add_epi32(sh[c], u32(Biased ? 0x80000000u : 0u));
-        val[2 + c] = _mm256_add_epi32(_mm256_sll_epi32(hi, _mm_cvtsi32_si128(16 - vq_n)),
-                                      _mm256_srl_epi32(_mm256_add_epi32(l, u32(vif_round_add(vq_n))), vq));
+        const __m256i h = _mm256_add_epi32(sum[5 + c], u32(Biased ? 0x80000000u : 0u));
+        val[2 + c] = _mm256_add_epi32(_mm256_sll_epi32(h, _mm_cvtsi32_si128(16 - vq)),
+                                      _mm256_srl_epi32(_mm256_add_epi32(l, u32(vif_round_add(vq))), vq_c));
     }
 }
 
-/// The vertical outputs of row i of scale S into the FIELDS arrays, columns
-/// [0, w rounded up to 16).
+/// The vertical outputs of rows i and i + 1 of scale S (last: as in
+/// vertical_sums) into the FIELDS arrays out[0] and out[1], columns [0, w
+/// rounded up to 16).
 template <int S, bool Wide, bool Biased>
-VIF_AVX2 void vertical(const VifScaleView &im, int i, int vp, int vq, int16_t *const out[FIELDS])
+VIF_AVX2 void vertical(const VifScaleView &im, int i, ptrdiff_t last, int vp, int vq, int16_t *const out[2][FIELDS])
 {
     constexpr int R = vif_half(S);
-    const __m128i vp_c = _mm_cvtsi32_si128(vp), vq_c = _mm_cvtsi32_si128(vq);
+    __m256i taps[2 * (R + 1)];
+    for (int m = 0; m <= R; m++) {
+        taps[2 * m] = tap_pair<S>(2 * m);
+        taps[2 * m + 1] = tap_pair<S>(2 * m - 1);
+    }
     const uint16_t *x = im.row(0, i - R), *y = im.row(1, i - R);
     const __m256i mask16 = u32(0xFFFF);
-    __m256i taps[R + 1];
-    for (int m = 0; m <= R; m++)
-        taps[m] = tap_pair<S>(m);
     for (int j = 0; j < im.w; j += 16) {
-        __m256i lo[5], hi[5];
-        vertical_half<S, Wide, Biased, 0>(x + j, y + j, im.stride, taps, vp_c, vq_c, lo);
-        vertical_half<S, Wide, Biased, 1>(x + j, y + j, im.stride, taps, vp_c, vq_c, hi);
-        store_field(out[MU1] + j, lo[0], hi[0]);
-        store_field(out[MU2] + j, lo[1], hi[1]);
-        for (int c = 0; c < 3; c++) {
-            store_field(out[XX_H + 2 * c] + j, _mm256_srli_epi32(lo[2 + c], 16), _mm256_srli_epi32(hi[2 + c], 16));
-            store_field(out[XX_L + 2 * c] + j, _mm256_and_si256(lo[2 + c], mask16),
-                        _mm256_and_si256(hi[2 + c], mask16));
+        __m256i val[2][2][5]; // [row][half][field]
+        __m256i sum[2][2][8]; // [half][row][vector]
+        vertical_sums<S, Biased, 0, 0, 5>(x + j, y + j, im.stride, last, taps, sum[0][0], sum[0][1]);
+        vertical_sums<S, Biased, 1, 0, 5>(x + j, y + j, im.stride, last, taps, sum[1][0], sum[1][1]);
+        if (Wide) {
+            vertical_sums<S, Biased, 0, 5, 8>(x + j, y + j, im.stride, last, taps, sum[0][0], sum[0][1]);
+            vertical_sums<S, Biased, 1, 5, 8>(x + j, y + j, im.stride, last, taps, sum[1][0], sum[1][1]);
+        }
+        for (int h = 0; h < 2; h++)
+            for (int r = 0; r < 2; r++)
+                vertical_round<Wide, Biased>(sum[h][r], vp, vq, val[r][h]);
+        for (int r = 0; r < 2; r++) {
+            store_field(out[r][MU1] + j, val[r][0][0], val[r][1][0]);
+            store_field(out[r][MU2] + j, val[r][0][1], val[r][1][1]);
+            for (int c = 0; c < 3; c++) {
+                store_field(out[r][XX_H + 2 * c] + j, _mm256_srli_epi32(val[r][0][2 + c], 16),
+                            _mm256_srli_epi32(val[r][1][2 + c], 16));
+                store_field(out[r][XX_L + 2 * c] + j, _mm256_and_si256(val[r][0][2 + c], mask16),
+                            _mm256_and_si256(val[r][1][2 + c], mask16));
+            }
         }
     }
 }
@@ -168,26 +198,22 @@ struct StatSums {
 };
 
 /// L(x) + 2048 (1023 + 15) of eight exact doubles x in [2^17, 2^53) (lo,
-/// hi: four each), as int32 lanes in the order lo0 hi0 lo1 hi1 ... (see
-/// interleave): the exponent field is bitlength - 1 + 1023, the 15 mantissa
-/// bits below the leading one index T (vif_log2).
+/// hi: four each), as int32 lanes in the order lo0 lo1 hi0 hi1 lo2 lo3 hi2
+/// hi3 (see log_order). The high 32 bits of a double hold its exponent
+/// field, bitlength - 1 + 1023, and the top 20 bits below the leading one,
+/// whose first 15 index T (vif_log2).
 VIF_AVX2 inline __m256i log2_biased(__m256d lo, __m256d hi, const uint16_t *table)
 {
-    const __m256i a = _mm256_castpd_si256(lo), b = _mm256_castpd_si256(hi);
-    // The fields of hi shifted into the high half of each 64-bit lane.
-    const __m256i idx = _mm256_and_si256(_mm256_blend_epi32(_mm256_srli_epi64(a, 37), _mm256_srli_epi64(b, 5), 0xAA),
-                                         _mm256_set1_epi32(0x7FFF));
-    const __m256i e = _mm256_blend_epi32(_mm256_srli_epi64(a, 52), _mm256_srli_epi64(b, 20), 0xAA);
+    const __m256i top = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castpd_ps(lo), _mm256_castpd_ps(hi), 0xDD));
+    const __m256i idx = _mm256_and_si256(_mm256_srli_epi32(top, 5), _mm256_set1_epi32(0x7FFF));
     const __m256i t = _mm256_and_si256(_mm256_i32gather_epi32(reinterpret_cast<const int *>(table), idx, 2),
                                        _mm256_set1_epi32(0xFFFF));
-    return _mm256_add_epi32(t, _mm256_slli_epi32(e, 11));
+    return _mm256_add_epi32(t, _mm256_slli_epi32(_mm256_srli_epi32(top, 20), 11));
 }
 
-/// Eight int32 lanes in the order of log2_biased's results.
-VIF_AVX2 inline __m256i interleave(__m256i v)
-{
-    return _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-}
+/// Eight int32 lanes (pixels 0-7) in the order of log2_biased's results:
+/// lo and hi are pixels 0-3 and 4-7.
+VIF_AVX2 inline __m256i log_order(__m256i v) { return _mm256_permute4x64_epi64(v, 0xD8); }
 
 /// The high 32 bits of a * b + 2^31 in every 32-bit lane (a_odd, b_odd:
 /// a, b shifted right by 32 in 64-bit lanes).
@@ -244,9 +270,9 @@ VIF_AVX2 inline void pixel_stats(__m256i mu1, __m256i mu2, __m256i xx, __m256i y
     }
     // den_log += L(sigma_nsq + s1) - 17 * 2048, num_log += L(n1t) - L(n1).
     const __m256i den = _mm256_sub_epi32(log2_biased(x[0], x[1], table), _mm256_set1_epi32(2048 * (1038 + 17)));
-    acc.den = _mm256_add_epi32(acc.den, _mm256_and_si256(den, interleave(log)));
+    acc.den = _mm256_add_epi32(acc.den, _mm256_and_si256(den, log_order(log)));
     const __m256i n = _mm256_sub_epi32(log2_biased(n1t[0], n1t[1], table), log2_biased(n1[0], n1[1], table));
-    acc.num = _mm256_add_epi32(acc.num, _mm256_and_si256(n, interleave(num)));
+    acc.num = _mm256_add_epi32(acc.num, _mm256_and_si256(n, log_order(num)));
 }
 
 VIF_AVX2 inline int64_t sum64(__m256i v)
@@ -276,7 +302,7 @@ template <int S> VIF_AVX2 __attribute__((noinline)) void filter_field(const int1
     constexpr int R = vif_half(S);
     __m256i f[R + 1];
     for (int m = 0; m <= R; m++)
-        f[m] = tap_pair<S>(m);
+        f[m] = tap_pair<S>(2 * m);
     for (int j = 0; j < n; j += 8) { // 8 columns of one parity
         const int16_t *p = in + (j & ~15) + (j & 8 ? 1 : 0) - R;
         __m256i a = _mm256_madd_epi16(load(p), f[0]);
@@ -329,7 +355,7 @@ VIF_AVX2 void down_rows(const VifParams &p, const VifScaleView &src, const VifSc
     const __m256i v_add = u32(0x80000000u + vif_round_add(shift)), h_add = u32(0x80008000u);
     __m256i f[R + 1];
     for (int m = 0; m <= R; m++)
-        f[m] = tap_pair<S>(m);
+        f[m] = tap_pair<S>(2 * m);
     for (int pic = 0; pic < 2; pic++)
         for (int y = y0; y < y1; y++) {
             // Vertical, at the even rows only.
@@ -404,8 +430,8 @@ public:
 
 private:
     std::unique_ptr<VifRows> scalar_ = vif_rows_scalar();
-    std::vector<int16_t> fields_[FIELDS];
-    std::vector<uint16_t> t_;
+    std::vector<int16_t> fields_[2][FIELDS]; ///< the vertical outputs of two rows
+    std::vector<uint16_t> t_;                ///< the low-pass vertical outputs of one row
 
     template <int S, bool Wide, bool Biased>
     VIF_AVX2 void stats_rows(const VifParams &p, const VifScaleView &im, int i0, int i1, VifPartial *part)
@@ -413,22 +439,25 @@ private:
         constexpr int R = vif_half(S);
         const int w = im.w;
         // Columns [-R, w rounded up to 16 + R], and 16 more for the loads of
-        // the last step's zero tap.
+        // the horizontal stage's zero tap.
         const size_t n = static_cast<size_t>((w + 15) / 16 * 16 + 2 * R + 16);
-        int16_t *v[FIELDS];
-        for (int c = 0; c < FIELDS; c++) {
-            fields_[c].resize(n);
-            v[c] = fields_[c].data() + R;
-        }
+        int16_t *v[2][FIELDS];
+        for (int r = 0; r < 2; r++)
+            for (int c = 0; c < FIELDS; c++) {
+                fields_[r][c].resize(n);
+                v[r][c] = fields_[r][c].data() + R;
+            }
         const uint16_t *table = gather_table();
         const int vp = vif_vp_shift(S, p.bpc), vq = vif_vq_shift(S, p.bpc);
-        for (int i = i0; i < i1; i++) {
-            vertical<S, Wide, Biased>(im, i, vp, vq, v);
-            for (int c = 0; c < FIELDS; c++)
-                vif_pad_columns(v[c], w, R, v[c]); // w >= 2 at scales 0-2 (W >= 8)
-            StatSums acc;
-            horizontal_stats<S>(v, w, p.egl, table, acc);
-            add_sums(acc, part);
+        for (int i = i0; i < i1; i += 2) { // two rows at a time
+            vertical<S, Wide, Biased>(im, i, i + 1 < im.h ? im.stride : 0, vp, vq, v);
+            for (int r = 0; r < 2 && i + r < i1; r++) {
+                for (int c = 0; c < FIELDS; c++)
+                    vif_pad_columns(v[r][c], w, R, v[r][c]); // w >= 2 at scales 0-2 (W >= 8)
+                StatSums acc;
+                horizontal_stats<S>(v[r], w, p.egl, table, acc);
+                add_sums(acc, part);
+            }
         }
     }
 
