@@ -68,6 +68,13 @@ void vif_cpu_run(const Vif &v, const FrameView &f, VifRowsFactory rows, ThreadPo
 /// stale: libvmaf's value of every such column when w == 1 (§8).
 template <typename T> void vif_pad_columns(T *row, int w, int r, const T *stale)
 {
+    if (w > r) { // one reflection: vif_mirror without its division
+        for (int k = 1; k <= r; k++) {
+            row[-k] = row[k];
+            row[w - 1 + k] = row[w - 1 - k];
+        }
+        return;
+    }
     for (int k = 1; k <= r; k++) {
         row[-k] = w > 1 ? row[vif_mirror(-k, w)] : *stale;
         row[w - 1 + k] = w > 1 ? row[vif_mirror(w - 1 + k, w)] : *stale;
