@@ -38,6 +38,7 @@ struct PaddedPair {
     /// Row i in [-pad, h + pad) of picture p (0 ref, 1 dis).
     uint16_t *row(int p, int i) { return data[p].data() + static_cast<ptrdiff_t>(i + pad) * w; }
 
+    /// The scale as the row kernels read it.
     VifScaleView view() { return VifScaleView{{row(0, 0), row(1, 0)}, w, w, h}; }
 
     /// §3: the pad rows, mirrored. prev: the previous scale, used only when
