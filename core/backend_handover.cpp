@@ -16,7 +16,9 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
+#include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <unordered_set>
 #include <utility>
@@ -110,18 +112,30 @@ public:
           memory_(std::make_shared<HandoverMemory>(first_->host_memory())),
           history_(static_cast<size_t>(m.lookbehind))
     {
-        maker_ = std::thread([this, make = std::move(make)] {
+        auto run = [this, make = std::move(make)] {
             const Logger kept(KeptLog::keep, &kept_, VMAFHIP_LOG_DEBUG);
             int ret = 0;
             std::string err;
-            std::unique_ptr<Backend> b = make(cancel_, kept, &ret, &err);
-            if (b)
-                memory_->set_late(b->host_memory());
+            std::unique_ptr<Backend> b;
+            try {
+                b = make(cancel_, kept, &ret, &err);
+                if (b)
+                    memory_->set_late(b->host_memory());
+            } catch (const std::exception &e) { // no memory or no thread for it
+                b.reset();
+                ret = -ENOMEM;
+                err = std::string("the GPU backend could not be made: ") + e.what();
+            }
             next_ = std::move(b);
             made_ret_ = ret;
             made_err_ = std::move(err);
             ready_.store(true, std::memory_order_release);
-        });
+        };
+        try {
+            maker_ = std::thread(run);
+        } catch (const std::system_error &) {
+            run(); // no thread to spare: made here, handed over at the first submit
+        }
     }
 
     ~HandoverBackend() override
@@ -187,7 +201,8 @@ private:
     // takes over, or the first one stays.
     int hand_over(unsigned index, std::string *err)
     {
-        maker_.join();
+        if (maker_.joinable())
+            maker_.join();
         for (const auto &l : kept_.lines)
             log_.log(l.first, "%s", l.second.c_str());
         kept_.lines.clear();

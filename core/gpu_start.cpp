@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <new>
 #include <system_error>
 #include <thread>
 
@@ -37,7 +38,12 @@ Registry &registry()
 void run_start(int index)
 {
     DeviceStart s;
-    s.ret = gpu_select_device(index, &s.info, &s.err);
+    try {
+        s.ret = gpu_select_device(index, &s.info, &s.err);
+    } catch (const std::bad_alloc &) {
+        s.ret = -ENOMEM;
+        s.err = "out of host memory while starting the GPU";
+    }
     s.done = true;
     Registry &r = registry();
     {
