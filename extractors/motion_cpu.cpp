@@ -111,7 +111,7 @@ uint64_t motion_cpu_sad(const MotionParams &p, const PlaneView &prev, const Plan
 
 void Motion::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    static const MotionKernels &k = motion_kernels_scalar();
+    static const MotionKernels &k = motion_kernels_avx2() ? *motion_kernels_avx2() : motion_kernels_scalar();
     MotionAccum a{};
     const PlaneView &prev = f.prev_ref[p_.prev];
     // §3: no SAD before min_index() (there is no earlier picture) or with

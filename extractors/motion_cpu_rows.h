@@ -1,6 +1,8 @@
 // integer motion on the CPU: the loops along a row (docs/motion.md §2) as
-// the kernels of a table: the plain C++ one (motion_cpu_scalar.cpp) is the
-// reference a vectorised table is held to. motion_cpu.cpp walks the rows.
+// the kernels of a table, one table per instruction set: the plain C++ one
+// (motion_cpu_scalar.cpp), the reference, and the AVX2 one
+// (motion_cpu_avx2.cpp), which gives the same integers. motion_cpu.cpp
+// walks the rows with either.
 //
 // Between the passes a row of vertical outputs yv (|yv| < 2^23, §2.3) is
 // held as two int16 arrays, hi = yv >> 8 and lo = yv & 255, so that a
@@ -48,6 +50,9 @@ struct MotionKernels {
 
 /// The plain C++ kernels: the reference every other table is tested against.
 const MotionKernels &motion_kernels_scalar();
+/// The AVX2 table, or nullptr when this is not an x86-64 build or the CPU
+/// has no AVX2 (checked once).
+const MotionKernels *motion_kernels_avx2();
 
 /// §2.3 of columns [0, w) straight from the rows p[k], c[k] of the two
 /// pictures, for what does not fit the int16 differences: 16-bit samples,
