@@ -61,7 +61,8 @@ void psnr_cpu_sse(const FrameView &f, int planes, int bpc, const PsnrKernels &k,
 
 void Psnr::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    psnr_cpu_sse(f, planes_, g_.bpc, psnr_kernels_scalar(), pool, static_cast<PsnrAccum *>(accum));
+    static const PsnrKernels &k = psnr_kernels_avx2() ? *psnr_kernels_avx2() : psnr_kernels_scalar();
+    psnr_cpu_sse(f, planes_, g_.bpc, k, pool, static_cast<PsnrAccum *>(accum));
 }
 
 } // namespace vmafhip

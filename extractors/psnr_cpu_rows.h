@@ -1,6 +1,7 @@
 // psnr on the CPU: the sum of squared differences along a row (docs/psnr.md
-// §4.1) as the kernels of a table: the plain C++ one (psnr_cpu.cpp) is the
-// reference a vectorised table is held to.
+// §4.1) as the kernels of a table, one table per instruction set: the plain
+// C++ one (psnr_cpu.cpp), the reference, and the AVX2 one
+// (psnr_cpu_avx2.cpp), which gives the same integers.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ struct PsnrKernels {
 
 /// The plain C++ kernels: the reference every other table is tested against.
 const PsnrKernels &psnr_kernels_scalar();
+/// The AVX2 table, or nullptr when this is not an x86-64 build or the CPU
+/// has no AVX2 (checked once).
+const PsnrKernels *psnr_kernels_avx2();
 
 /// §4.1: the SSE of planes [0, planes) of f (ref against dis) into a->sse,
 /// rows of every plane split over the pool in one job (what Psnr::cpu

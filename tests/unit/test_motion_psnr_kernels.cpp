@@ -1,5 +1,5 @@
-// The AVX2 row kernels of motion against the plain ones
-// (extractors/motion_cpu_rows.h): each kernel
+// The AVX2 row kernels of motion and psnr against the plain ones
+// (extractors/motion_cpu_rows.h, extractors/psnr_cpu_rows.h): each kernel
 // at every width around its vector steps with random and extreme values,
 // and whole frames at odd sizes from the smallest up to 1921x1081, every
 // bit depth, random and extreme content. The goldens cover few sizes; these
@@ -17,6 +17,7 @@
 
 #include "base/thread_pool.h"
 #include "extractors/motion_cpu_rows.h"
+#include "extractors/psnr_cpu_rows.h"
 
 using namespace vmafhip;
 
@@ -262,4 +263,73 @@ TEST(MotionKernels, FramesEverySizeAndDepth)
     });
     EXPECT_GT(nonzero, frames / 2);
     std::printf("[ motion kernels ] %d frames: AVX2 and plain SADs equal\n", frames);
+}
+
+// ---------------------------------------------------------------------------
+// psnr
+
+namespace {
+
+const PsnrKernels &psnr_avx2_or_skip(bool *skip)
+{
+    *skip = !psnr_kernels_avx2();
+    return *skip ? psnr_kernels_scalar() : *psnr_kernels_avx2();
+}
+
+} // namespace
+
+TEST(PsnrKernels, Rows)
+{
+    bool skip;
+    const PsnrKernels &k = psnr_avx2_or_skip(&skip);
+    if (skip)
+        GTEST_SKIP() << "no AVX2 here (CPU or build)";
+    const PsnrKernels &plain = psnr_kernels_scalar();
+    uint32_t seed = 0;
+    for (int bpc : kDepths)
+        for (int w : {0, 1, 2, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 1023, 1024, 1025, 1040, 2047, 2048,
+                      2049, 4111, 32768})
+            for (Content c : kContents) {
+                if (c == Content::AboveDepth)
+                    continue; // the core never scores such pictures
+                const auto rows = make_planes(w, 1, bpc, c, seed++);
+                const std::vector<uint8_t> a = rows.first.bytes(), b = rows.second.bytes();
+                const uint64_t want = bpc > 8 ? plain.sse16(rows.first.v.data(), rows.second.v.data(), w, bpc)
+                                              : plain.sse8(a.data(), b.data(), w);
+                const uint64_t got = bpc > 8 ? k.sse16(rows.first.v.data(), rows.second.v.data(), w, bpc)
+                                             : k.sse8(a.data(), b.data(), w);
+                EXPECT_EQ(got, want) << w << " " << bpc << " bits, content " << static_cast<int>(c);
+            }
+}
+
+TEST(PsnrKernels, FramesEverySizeAndDepth)
+{
+    bool skip;
+    const PsnrKernels &k = psnr_avx2_or_skip(&skip);
+    if (skip)
+        GTEST_SKIP() << "no AVX2 here (CPU or build)";
+    ThreadPool pool(2);
+    int frames = 0;
+    for_each_frame([&](const Plane &ref, const Plane &dis, Content c) {
+        if (c == Content::AboveDepth)
+            return;
+        // Three planes of 4:2:0 sizes (libvmaf's floor chroma), the chroma
+        // planes the top left of the luma ones, as strided views.
+        const std::vector<uint8_t> rb = ref.bytes(), db = dis.bytes();
+        FrameView f;
+        for (int p = 0; p < 3; p++) {
+            const int w = p ? ref.w / 2 : ref.w, h = p ? ref.h / 2 : ref.h;
+            f.ref[p] = view_of(ref, rb);
+            f.dis[p] = view_of(ref, db);
+            f.ref[p].w = f.dis[p].w = w;
+            f.ref[p].h = f.dis[p].h = h;
+        }
+        PsnrAccum want, got;
+        psnr_cpu_sse(f, 3, ref.bpc, psnr_kernels_scalar(), pool, &want);
+        psnr_cpu_sse(f, 3, ref.bpc, k, pool, &got);
+        for (int p = 0; p < 3; p++)
+            EXPECT_EQ(got.sse[p], want.sse[p]) << "plane " << p;
+        frames++;
+    });
+    std::printf("[ psnr kernels ] %d frames: AVX2 and plain sums equal\n", frames);
 }
