@@ -15,9 +15,9 @@
 #include "extractors/motion_cpu_rows.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
 #include <algorithm>
+
+#include "extractors/adm_cpu_avx2_ops.h" // VMAFHIP_AVX2 and the lane sums ADM's kernels use
 #endif // defined(__x86_64__)
 
 namespace vmafhip {
@@ -26,24 +26,15 @@ namespace vmafhip {
 
 namespace {
 
-/// Built for AVX2 whatever the build's target (no ifunc: only handed out by
-/// motion_kernels_avx2(), after its CPU check).
-#define MOTION_AVX2 __attribute__((target("avx2")))
+using adm_avx2::V;
 
-using V = __m256i;
-
-/// Horizontal columns summed in uint32 lanes before they are widened: each
-/// lane adds two |z| < 2^22 per 16 columns (|yv| < 2^23), 2^29 at most.
-constexpr int SUM_COLUMNS = 1024;
-
-MOTION_AVX2 inline V load(const int16_t *p) { return _mm256_loadu_si256(reinterpret_cast<const V *>(p)); }
-MOTION_AVX2 inline V load(const uint16_t *p) { return _mm256_loadu_si256(reinterpret_cast<const V *>(p)); }
-MOTION_AVX2 inline void store(int16_t *p, V v) { _mm256_storeu_si256(reinterpret_cast<V *>(p), v); }
+VMAFHIP_AVX2 inline V load(const void *p) { return _mm256_loadu_si256(static_cast<const V *>(p)); }
+VMAFHIP_AVX2 inline void store(int16_t *p, V v) { _mm256_storeu_si256(reinterpret_cast<V *>(p), v); }
 
 /// Taps for vpmaddwd: a multiplies the first value of each pair, b the second.
-MOTION_AVX2 inline V taps(int a, int b) { return _mm256_set1_epi32((a & 0xffff) | b << 16); }
+VMAFHIP_AVX2 inline V taps(int a, int b) { return _mm256_set1_epi32((a & 0xffff) | b << 16); }
 
-MOTION_AVX2 void diff8(const uint8_t *prev, const uint8_t *cur, int w, int16_t *d)
+VMAFHIP_AVX2 void diff8(const uint8_t *prev, const uint8_t *cur, int w, int16_t *d)
 {
     int j = 0;
     for (; j + 16 <= w; j += 16) {
@@ -54,7 +45,7 @@ MOTION_AVX2 void diff8(const uint8_t *prev, const uint8_t *cur, int w, int16_t *
     motion_kernels_scalar().diff8(prev + j, cur + j, w - j, d + j);
 }
 
-MOTION_AVX2 uint32_t diff16(const uint16_t *prev, const uint16_t *cur, int w, int16_t *d)
+VMAFHIP_AVX2 uint32_t diff16(const uint16_t *prev, const uint16_t *cur, int w, int16_t *d)
 {
     V any = _mm256_setzero_si256();
     int j = 0;
@@ -71,7 +62,7 @@ MOTION_AVX2 uint32_t diff16(const uint16_t *prev, const uint16_t *cur, int w, in
 }
 
 /// Whole vectors: the rows have MOTION_ROW_SLACK columns after column w.
-MOTION_AVX2 void vert(const int16_t *const d[5], int w, int bpc, int16_t *hi, int16_t *lo)
+VMAFHIP_AVX2 void vert(const int16_t *const d[5], int w, int bpc, int16_t *hi, int16_t *lo)
 {
     const V f01 = taps(MOTION_F0, MOTION_F1), f2r = taps(MOTION_F2, 1 << (bpc - 1));
     const V one = _mm256_set1_epi16(1), low8 = _mm256_set1_epi32(255);
@@ -93,7 +84,7 @@ MOTION_AVX2 void vert(const int16_t *const d[5], int w, int bpc, int16_t *hi, in
 
 /// Σ f x of the 16-bit row x at the even (*e) and odd (*o) columns of
 /// x[0 .. 16).
-MOTION_AVX2 inline void filter16(const int16_t *x, V *e, V *o)
+VMAFHIP_AVX2 inline void filter16(const int16_t *x, V *e, V *o)
 {
     const V f01 = taps(MOTION_F0, MOTION_F1), f10 = taps(MOTION_F1, MOTION_F0);
     const V f20 = taps(MOTION_F2, 0), f02 = taps(0, MOTION_F2);
@@ -105,13 +96,17 @@ MOTION_AVX2 inline void filter16(const int16_t *x, V *e, V *o)
 }
 
 /// |z| from the filtered halves.
-MOTION_AVX2 inline V abs_z(V a, V b)
+VMAFHIP_AVX2 inline V abs_z(V a, V b)
 {
     const V r = _mm256_add_epi32(_mm256_srai_epi32(b, 8), _mm256_set1_epi32(128));
     return _mm256_abs_epi32(_mm256_srai_epi32(_mm256_add_epi32(a, r), 8));
 }
 
-MOTION_AVX2 uint64_t hori_sad(const int16_t *hi, const int16_t *lo, int w)
+/// Horizontal columns summed in uint32 lanes before they are widened: each
+/// lane adds two |z| <= 2^23 per 16 columns (|yv| < 2^23), 2^30 at most.
+constexpr int SUM_COLUMNS = 1024;
+
+VMAFHIP_AVX2 uint64_t hori_sad(const int16_t *hi, const int16_t *lo, int w)
 {
     const V even = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14), odd = _mm256_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15);
     V sum = _mm256_setzero_si256(); // uint64 lanes
@@ -133,8 +128,7 @@ MOTION_AVX2 uint64_t hori_sad(const int16_t *hi, const int16_t *lo, int w)
         sum = _mm256_add_epi64(sum, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(acc)));
         sum = _mm256_add_epi64(sum, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(acc, 1)));
     }
-    const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-    return static_cast<uint64_t>(_mm_cvtsi128_si64(s)) + static_cast<uint64_t>(_mm_extract_epi64(s, 1));
+    return adm_avx2::sum64(sum);
 }
 
 } // namespace
@@ -142,10 +136,9 @@ MOTION_AVX2 uint64_t hori_sad(const int16_t *hi, const int16_t *lo, int w)
 const MotionKernels *motion_kernels_avx2()
 {
     static const MotionKernels k = {diff8, diff16, vert, hori_sad};
-    // A plain runtime check, not an ifunc: ifuncs cannot run under
-    // ThreadSanitizer (base/cpu_clones.h).
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    return avx2 ? &k : nullptr;
+    // A plain check (its callers keep the answer), not an ifunc: ifuncs
+    // cannot run under ThreadSanitizer (base/cpu_clones.h).
+    return __builtin_cpu_supports("avx2") ? &k : nullptr;
 }
 
 #else // defined(__x86_64__)

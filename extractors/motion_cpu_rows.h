@@ -51,7 +51,7 @@ struct MotionKernels {
 /// The plain C++ kernels: the reference every other table is tested against.
 const MotionKernels &motion_kernels_scalar();
 /// The AVX2 table, or nullptr when this is not an x86-64 build or the CPU
-/// has no AVX2 (checked once).
+/// has no AVX2 (a plain CPU check: callers keep the answer).
 const MotionKernels *motion_kernels_avx2();
 
 /// §2.3 of columns [0, w) straight from the rows p[k], c[k] of the two

@@ -7,9 +7,7 @@
 #include "extractors/psnr_cpu_rows.h"
 
 #if defined(__x86_64__)
-#include <immintrin.h>
-
-#include <algorithm>
+#include "extractors/adm_cpu_avx2_ops.h" // VMAFHIP_AVX2 and the lane sums ADM's kernels use
 #endif // defined(__x86_64__)
 
 namespace vmafhip {
@@ -18,34 +16,21 @@ namespace vmafhip {
 
 namespace {
 
-/// Built for AVX2 whatever the build's target (no ifunc: only handed out by
-/// psnr_kernels_avx2(), after its CPU check).
-#define PSNR_AVX2 __attribute__((target("avx2")))
-
-using V = __m256i;
-
-/// Vectors of 10- and 12-bit samples summed in uint32 lanes before they are
-/// widened: each adds at most 2 * 4095^2 to a lane, 2^31 in 64.
-constexpr int BLOCK_VECTORS = 64;
-
-PSNR_AVX2 inline V load(const void *p) { return _mm256_loadu_si256(static_cast<const V *>(p)); }
+using adm_avx2::sum64;
+using adm_avx2::V;
 
 /// The uint32 lanes of v, added to the uint64 lanes of sum.
-PSNR_AVX2 inline V widen_add(V sum, V v)
+VMAFHIP_AVX2 inline V widen_add(V sum, V v)
 {
     sum = _mm256_add_epi64(sum, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
     return _mm256_add_epi64(sum, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
 }
 
-PSNR_AVX2 inline uint64_t total(V sum)
-{
-    const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-    return static_cast<uint64_t>(_mm_cvtsi128_si64(s)) + static_cast<uint64_t>(_mm_extract_epi64(s, 1));
-}
+VMAFHIP_AVX2 inline V load(const void *p) { return _mm256_loadu_si256(static_cast<const V *>(p)); }
 
 /// A uint32 lane adds 4 * 255^2 per 32 columns: no wrap below 2^19 columns
 /// (widths end at 32768).
-PSNR_AVX2 uint64_t sse8(const uint8_t *a, const uint8_t *b, int w)
+VMAFHIP_AVX2 uint64_t sse8(const uint8_t *a, const uint8_t *b, int w)
 {
     const V zero = _mm256_setzero_si256();
     V acc = zero;
@@ -56,11 +41,15 @@ PSNR_AVX2 uint64_t sse8(const uint8_t *a, const uint8_t *b, int w)
         const V lo = _mm256_unpacklo_epi8(d, zero), hi = _mm256_unpackhi_epi8(d, zero);
         acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_madd_epi16(lo, lo), _mm256_madd_epi16(hi, hi)));
     }
-    return total(widen_add(zero, acc)) + psnr_kernels_scalar().sse8(a + x, b + x, w - x);
+    return sum64(widen_add(zero, acc)) + psnr_kernels_scalar().sse8(a + x, b + x, w - x);
 }
 
+/// Vectors of 10- and 12-bit samples summed in uint32 lanes before they are
+/// widened: each adds at most 2 * 4095^2 to a lane, 2^31 in 64.
+constexpr int BLOCK_VECTORS = 64;
+
 /// |p - q| < 2^12: the differences are int16.
-PSNR_AVX2 uint64_t sse16_narrow(const uint16_t *a, const uint16_t *b, int w, int *done)
+VMAFHIP_AVX2 uint64_t sse16_narrow(const uint16_t *a, const uint16_t *b, int w, int *done)
 {
     V sum = _mm256_setzero_si256();
     int x = 0;
@@ -73,12 +62,12 @@ PSNR_AVX2 uint64_t sse16_narrow(const uint16_t *a, const uint16_t *b, int w, int
         sum = widen_add(sum, acc);
     }
     *done = x;
-    return total(sum);
+    return sum64(sum);
 }
 
 /// Any 16-bit samples: |p - q|^2 as uint32 from the low and high halves of
 /// the product, in uint64 lanes.
-PSNR_AVX2 uint64_t sse16_wide(const uint16_t *a, const uint16_t *b, int w, int *done)
+VMAFHIP_AVX2 uint64_t sse16_wide(const uint16_t *a, const uint16_t *b, int w, int *done)
 {
     const V zero = _mm256_setzero_si256();
     V sum = zero;
@@ -92,10 +81,10 @@ PSNR_AVX2 uint64_t sse16_wide(const uint16_t *a, const uint16_t *b, int w, int *
         sum = _mm256_add_epi64(sum, _mm256_add_epi64(_mm256_unpacklo_epi32(s1, zero), _mm256_unpackhi_epi32(s1, zero)));
     }
     *done = x;
-    return total(sum);
+    return sum64(sum);
 }
 
-PSNR_AVX2 uint64_t sse16(const uint16_t *a, const uint16_t *b, int w, int bpc)
+VMAFHIP_AVX2 uint64_t sse16(const uint16_t *a, const uint16_t *b, int w, int bpc)
 {
     int x;
     const uint64_t s = bpc <= 12 ? sse16_narrow(a, b, w, &x) : sse16_wide(a, b, w, &x);
@@ -104,19 +93,16 @@ PSNR_AVX2 uint64_t sse16(const uint16_t *a, const uint16_t *b, int w, int bpc)
 
 } // namespace
 
+#endif // defined(__x86_64__)
+
 const PsnrKernels *psnr_kernels_avx2()
 {
+#if defined(__x86_64__)
     static const PsnrKernels k = {sse8, sse16};
-    // A plain runtime check, not an ifunc: ifuncs cannot run under
-    // ThreadSanitizer (base/cpu_clones.h).
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    return avx2 ? &k : nullptr;
+    if (__builtin_cpu_supports("avx2")) // a plain check, not an ifunc (base/cpu_clones.h)
+        return &k;
+#endif
+    return nullptr;
 }
-
-#else // defined(__x86_64__)
-
-const PsnrKernels *psnr_kernels_avx2() { return nullptr; }
-
-#endif // defined(__x86_64__)
 
 } // namespace vmafhip

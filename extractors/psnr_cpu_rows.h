@@ -24,7 +24,7 @@ struct PsnrKernels {
 /// The plain C++ kernels: the reference every other table is tested against.
 const PsnrKernels &psnr_kernels_scalar();
 /// The AVX2 table, or nullptr when this is not an x86-64 build or the CPU
-/// has no AVX2 (checked once).
+/// has no AVX2 (a plain CPU check: callers keep the answer).
 const PsnrKernels *psnr_kernels_avx2();
 
 /// §4.1: the SSE of planes [0, planes) of f (ref against dis) into a->sse,

@@ -44,35 +44,27 @@ enum class Content {
 const Content kContents[] = {Content::Noise,    Content::Natural,  Content::Zero,      Content::Max,
                              Content::Opposite, Content::Extremes, Content::AboveDepth};
 
-/// One plane of w x h samples of `bpc` bits, stored as the caller stores it
-/// (bytes at 8 bits, else uint16), rows tightly packed.
+/// One plane of w x h samples of `bpc` bits, rows tightly packed: the
+/// values, and the bytes the caller would store (uint8 at 8 bits, else uint16).
 struct Plane {
     int w, h, bpc;
     std::vector<uint16_t> v;
+    std::vector<uint8_t> stored;
 
-    Plane(int w_, int h_, int bpc_) : w(w_), h(h_), bpc(bpc_), v(static_cast<size_t>(w_) * h_) {}
-    uint16_t &at(int x, int y) { return v[static_cast<size_t>(y) * w + x]; }
-    uint16_t max() const { return static_cast<uint16_t>((1u << bpc) - 1); }
-
-    std::vector<uint8_t> bytes() const
-    {
-        if (bpc > 8)
-            return std::vector<uint8_t>(reinterpret_cast<const uint8_t *>(v.data()),
-                                        reinterpret_cast<const uint8_t *>(v.data() + v.size()));
-        return std::vector<uint8_t>(v.begin(), v.end());
-    }
+    PlaneView view() const { return PlaneView{stored.data(), static_cast<ptrdiff_t>(w) * (bpc > 8 ? 2 : 1), w, h}; }
 };
 
 /// A pair of planes (see Content); AboveDepth applies only to 10 and 12 bits.
 std::pair<Plane, Plane> make_planes(int w, int h, int bpc, Content c, uint32_t seed)
 {
-    Plane a(w, h, bpc), b(w, h, bpc);
+    Plane a{w, h, bpc, std::vector<uint16_t>(static_cast<size_t>(w) * h), {}}, b = a;
     std::mt19937 rng(seed);
-    const int top = a.max();
+    const int top = (1 << bpc) - 1;
     auto any = [&](int hi) { return static_cast<uint16_t>(std::uniform_int_distribution<int>(0, hi)(rng)); };
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
-            uint16_t &p = a.at(x, y), &q = b.at(x, y);
+            const size_t o = static_cast<size_t>(y) * w + x;
+            uint16_t &p = a.v[o], &q = b.v[o];
             switch (c) {
             case Content::Noise:
                 p = any(top);
@@ -105,6 +97,11 @@ std::pair<Plane, Plane> make_planes(int w, int h, int bpc, Content c, uint32_t s
                 break;
             }
         }
+    for (Plane *pl : {&a, &b}) {
+        const uint8_t *bytes = reinterpret_cast<const uint8_t *>(pl->v.data());
+        pl->stored = bpc > 8 ? std::vector<uint8_t>(bytes, bytes + 2 * pl->v.size())
+                             : std::vector<uint8_t>(pl->v.begin(), pl->v.end());
+    }
     return {a, b};
 }
 
@@ -125,11 +122,6 @@ template <typename F> void for_each_frame(F run)
             }
 }
 
-PlaneView view_of(const Plane &p, const std::vector<uint8_t> &bytes)
-{
-    return PlaneView{bytes.data(), static_cast<ptrdiff_t>(p.w) * (p.bpc > 8 ? 2 : 1), p.w, p.h};
-}
-
 /// Random int16 values in [lo, hi], the ends included often.
 std::vector<int16_t> random_row(size_t n, int lo, int hi, std::mt19937 &rng)
 {
@@ -141,28 +133,29 @@ std::vector<int16_t> random_row(size_t n, int lo, int hi, std::mt19937 &rng)
     return v;
 }
 
+/// A test of the AVX2 table K (k) against the plain one (plain); skipped
+/// where avx2() gives none.
+template <typename K, const K *(*avx2)(), const K &(*scalar)()> class Avx2Kernels : public testing::Test {
+protected:
+    void SetUp() override
+    {
+        if (!avx2())
+            GTEST_SKIP() << "no AVX2 here (CPU or build)";
+    }
+    const K &k = avx2() ? *avx2() : scalar();
+    const K &plain = scalar();
+};
+
+using MotionAvx2 = Avx2Kernels<MotionKernels, motion_kernels_avx2, motion_kernels_scalar>;
+using PsnrAvx2 = Avx2Kernels<PsnrKernels, psnr_kernels_avx2, psnr_kernels_scalar>;
+
 } // namespace
 
 // ---------------------------------------------------------------------------
 // Motion
 
-namespace {
-
-const MotionKernels &motion_avx2_or_skip(bool *skip)
+TEST_F(MotionAvx2, Differences)
 {
-    *skip = !motion_kernels_avx2();
-    return *skip ? motion_kernels_scalar() : *motion_kernels_avx2();
-}
-
-} // namespace
-
-TEST(MotionKernels, Differences)
-{
-    bool skip;
-    const MotionKernels &k = motion_avx2_or_skip(&skip);
-    if (skip)
-        GTEST_SKIP() << "no AVX2 here (CPU or build)";
-    const MotionKernels &plain = motion_kernels_scalar();
     std::mt19937 rng(1);
     for (int w = 0; w <= 100; w++)
         for (int bpc : kDepths) {
@@ -187,13 +180,8 @@ TEST(MotionKernels, Differences)
         }
 }
 
-TEST(MotionKernels, Vertical)
+TEST_F(MotionAvx2, Vertical)
 {
-    bool skip;
-    const MotionKernels &k = motion_avx2_or_skip(&skip);
-    if (skip)
-        GTEST_SKIP() << "no AVX2 here (CPU or build)";
-    const MotionKernels &plain = motion_kernels_scalar();
     std::mt19937 rng(2);
     for (int bpc : {8, 10, 12})
         for (int w = 1; w <= 100; w++) {
@@ -213,13 +201,8 @@ TEST(MotionKernels, Vertical)
         }
 }
 
-TEST(MotionKernels, Horizontal)
+TEST_F(MotionAvx2, Horizontal)
 {
-    bool skip;
-    const MotionKernels &k = motion_avx2_or_skip(&skip);
-    if (skip)
-        GTEST_SKIP() << "no AVX2 here (CPU or build)";
-    const MotionKernels &plain = motion_kernels_scalar();
     std::mt19937 rng(3);
     // |yv| < 2^23 (the contract), and the in-range |yv| <= 65535.
     for (int hi_max : {32767, 255})
@@ -239,25 +222,20 @@ TEST(MotionKernels, Horizontal)
         }
 }
 
-TEST(MotionKernels, FramesEverySizeAndDepth)
+TEST_F(MotionAvx2, FramesEverySizeAndDepth)
 {
-    bool skip;
-    const MotionKernels &k = motion_avx2_or_skip(&skip);
-    if (skip)
-        GTEST_SKIP() << "no AVX2 here (CPU or build)";
     ThreadPool pool(2);
     int frames = 0, nonzero = 0;
     for_each_frame([&](const Plane &prev, const Plane &cur, Content) {
         if (prev.w < MOTION_MIN_SIZE || prev.h < MOTION_MIN_SIZE)
             return;
-        const std::vector<uint8_t> pb = prev.bytes(), cb = cur.bytes();
         const MotionParams p{prev.w, prev.h, prev.bpc, 0};
         // Both orders: the floor shifts are not symmetric in the sign.
         for (int order = 0; order < 2; order++) {
-            const PlaneView a = view_of(prev, order ? cb : pb), b = view_of(prev, order ? pb : cb);
-            const uint64_t plain = motion_cpu_sad(p, a, b, motion_kernels_scalar(), pool);
-            EXPECT_EQ(motion_cpu_sad(p, a, b, k, pool), plain) << "order " << order;
-            nonzero += plain != 0;
+            const PlaneView a = (order ? cur : prev).view(), b = (order ? prev : cur).view();
+            const uint64_t want = motion_cpu_sad(p, a, b, plain, pool);
+            EXPECT_EQ(motion_cpu_sad(p, a, b, k, pool), want) << "order " << order;
+            nonzero += want != 0;
             frames++;
         }
     });
@@ -268,23 +246,8 @@ TEST(MotionKernels, FramesEverySizeAndDepth)
 // ---------------------------------------------------------------------------
 // psnr
 
-namespace {
-
-const PsnrKernels &psnr_avx2_or_skip(bool *skip)
+TEST_F(PsnrAvx2, Rows)
 {
-    *skip = !psnr_kernels_avx2();
-    return *skip ? psnr_kernels_scalar() : *psnr_kernels_avx2();
-}
-
-} // namespace
-
-TEST(PsnrKernels, Rows)
-{
-    bool skip;
-    const PsnrKernels &k = psnr_avx2_or_skip(&skip);
-    if (skip)
-        GTEST_SKIP() << "no AVX2 here (CPU or build)";
-    const PsnrKernels &plain = psnr_kernels_scalar();
     uint32_t seed = 0;
     for (int bpc : kDepths)
         for (int w : {0, 1, 2, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 100, 1023, 1024, 1025, 1040, 2047, 2048,
@@ -293,21 +256,17 @@ TEST(PsnrKernels, Rows)
                 if (c == Content::AboveDepth)
                     continue; // the core never scores such pictures
                 const auto rows = make_planes(w, 1, bpc, c, seed++);
-                const std::vector<uint8_t> a = rows.first.bytes(), b = rows.second.bytes();
+                const uint8_t *a = rows.first.stored.data(), *b = rows.second.stored.data();
                 const uint64_t want = bpc > 8 ? plain.sse16(rows.first.v.data(), rows.second.v.data(), w, bpc)
-                                              : plain.sse8(a.data(), b.data(), w);
+                                              : plain.sse8(a, b, w);
                 const uint64_t got = bpc > 8 ? k.sse16(rows.first.v.data(), rows.second.v.data(), w, bpc)
-                                             : k.sse8(a.data(), b.data(), w);
+                                             : k.sse8(a, b, w);
                 EXPECT_EQ(got, want) << w << " " << bpc << " bits, content " << static_cast<int>(c);
             }
 }
 
-TEST(PsnrKernels, FramesEverySizeAndDepth)
+TEST_F(PsnrAvx2, FramesEverySizeAndDepth)
 {
-    bool skip;
-    const PsnrKernels &k = psnr_avx2_or_skip(&skip);
-    if (skip)
-        GTEST_SKIP() << "no AVX2 here (CPU or build)";
     ThreadPool pool(2);
     int frames = 0;
     for_each_frame([&](const Plane &ref, const Plane &dis, Content c) {
@@ -315,17 +274,16 @@ TEST(PsnrKernels, FramesEverySizeAndDepth)
             return;
         // Three planes of 4:2:0 sizes (libvmaf's floor chroma), the chroma
         // planes the top left of the luma ones, as strided views.
-        const std::vector<uint8_t> rb = ref.bytes(), db = dis.bytes();
         FrameView f;
         for (int p = 0; p < 3; p++) {
             const int w = p ? ref.w / 2 : ref.w, h = p ? ref.h / 2 : ref.h;
-            f.ref[p] = view_of(ref, rb);
-            f.dis[p] = view_of(ref, db);
+            f.ref[p] = ref.view();
+            f.dis[p] = dis.view();
             f.ref[p].w = f.dis[p].w = w;
             f.ref[p].h = f.dis[p].h = h;
         }
         PsnrAccum want, got;
-        psnr_cpu_sse(f, 3, ref.bpc, psnr_kernels_scalar(), pool, &want);
+        psnr_cpu_sse(f, 3, ref.bpc, plain, pool, &want);
         psnr_cpu_sse(f, 3, ref.bpc, k, pool, &got);
         for (int p = 0; p < 3; p++)
             EXPECT_EQ(got.sse[p], want.sse[p]) << "plane " << p;
