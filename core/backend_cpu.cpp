@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/cpu_clones.h"
 #include "base/thread_pool.h"
 #include "core/backend.h"
 #include "core/plane_copy.h"
@@ -24,18 +25,26 @@ namespace vmafhip {
 
 namespace {
 
+// Largest of n samples: a plain reduction, which the compiler vectorises
+// (std::max_element, which returns a position, is not).
+VMAFHIP_CPU_CLONES uint16_t row_max(const uint16_t *r, int n)
+{
+    uint16_t m = 0;
+    for (int x = 0; x < n; x++)
+        m = r[x] > m ? r[x] : m;
+    return m;
+}
+
 // Largest sample of a plane; only needed above 8 bits (values beyond
 // 2^bpc - 1 are rejected, never scored).
 uint32_t plane_max(const PlaneView &p, ThreadPool &pool)
 {
-    std::vector<uint16_t> row_max(static_cast<size_t>(p.h), 0);
+    std::vector<uint16_t> rows(static_cast<size_t>(p.h), 0);
     pool.parallel_for(p.h, 64, [&](int y0, int y1) {
-        for (int y = y0; y < y1; y++) {
-            const uint16_t *r = p.row<uint16_t>(y);
-            row_max[y] = p.w ? *std::max_element(r, r + p.w) : 0;
-        }
+        for (int y = y0; y < y1; y++)
+            rows[y] = row_max(p.row<uint16_t>(y), p.w);
     });
-    return row_max.empty() ? 0 : *std::max_element(row_max.begin(), row_max.end());
+    return rows.empty() ? 0 : *std::max_element(rows.begin(), rows.end());
 }
 
 void score(const Metrics &m, const FrameView &f, bool scored, ThreadPool &pool, uint8_t *accum)
