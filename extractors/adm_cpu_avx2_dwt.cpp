@@ -10,7 +10,9 @@ namespace {
 /// Two taps as the int16 pair (a, b) of every int32 lane, for madd.
 VMAFHIP_AVX2 inline V taps(int16_t a, int16_t b)
 {
-    return set32(static_cast<int32_t>(static_cast<uint16_t>(a)) | (static_cast<int32_t>(b) << 16));
+    // The bits of (b << 16) | a, shifted unsigned: a negative int shifted left is undefined.
+    const uint32_t bits = static_cast<uint32_t>(static_cast<uint16_t>(b)) << 16 | static_cast<uint16_t>(a);
+    return set32(static_cast<int32_t>(bits));
 }
 
 // db2 taps (adm_dwt_lo, adm_dwt_hi) in the pairs madd multiplies.

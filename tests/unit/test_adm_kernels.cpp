@@ -385,7 +385,9 @@ void compare_cm(const AdmKernels &k,
         const size_t n = static_cast<size_t>(q.w) * static_cast<size_t>(q.h);
         for (int t = 0; t < 3; t++) {
             q.irf[t] = static_cast<uint32_t>(uniform(0, sizeof(T) == 2 ? 65535 : UINT32_MAX));
-            q.cm_cub[t] = static_cast<int>(uniform(0, 12));
+            // A term is below 2^62 >> cub: from 7 up, a row's sum of up to 90
+            // of them stays within int64 (signed overflow is undefined).
+            q.cm_cub[t] = static_cast<int>(uniform(7, 12));
         }
         std::vector<T> y[3];
         const T *yp[3];
