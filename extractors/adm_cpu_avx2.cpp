@@ -11,10 +11,7 @@ const AdmKernels *adm_kernels_avx2()
         s0_vert8,      s0_vert16, s0_hori,     s123_vert16, s123_vert32, s123_hori, decouple_s0,
         decouple_s123, masker_s0, masker_s123, den_s0,      den_s123,    cm_s0,     cm_s123,
     };
-    // A plain runtime check, not an ifunc: ifuncs cannot run under
-    // ThreadSanitizer (base/cpu_clones.h).
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    return avx2 ? &k : nullptr;
+    return cpu_has_avx2() ? &k : nullptr;
 #else
     return nullptr;
 #endif

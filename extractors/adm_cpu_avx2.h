@@ -3,6 +3,7 @@
 // rounding shift of adm_ops.h is done exactly, in lanes (adm_cpu_avx2_ops.h).
 #pragma once
 
+#include "base/avx2.h"
 #include "extractors/adm_stages.h"
 
 namespace vmafhip {
@@ -12,9 +13,6 @@ namespace vmafhip {
 const AdmKernels *adm_kernels_avx2();
 
 #if defined(__x86_64__)
-/// Built for AVX2 whatever the build's target (no ifunc: a plain function
-/// that only adm_kernels_avx2() hands out, after its CPU check).
-#define VMAFHIP_AVX2 __attribute__((target("avx2")))
 
 namespace adm_avx2 {
 

@@ -7,21 +7,14 @@ namespace vmafhip::adm_avx2 {
 
 namespace {
 
-/// Two taps as the int16 pair (a, b) of every int32 lane, for madd.
-VMAFHIP_AVX2 inline V taps(int16_t a, int16_t b)
-{
-    // The bits of (b << 16) | a, shifted unsigned: a negative int shifted left is undefined.
-    const uint32_t bits = static_cast<uint32_t>(static_cast<uint16_t>(b)) << 16 | static_cast<uint16_t>(a);
-    return set32(static_cast<int32_t>(bits));
-}
-
 // db2 taps (adm_dwt_lo, adm_dwt_hi) in the pairs madd multiplies.
 struct Taps16 {
     V lo01, lo23, hi01, hi23;
 };
 VMAFHIP_AVX2 inline Taps16 taps16()
 {
-    return {taps(15826, 27411), taps(7345, -4240), taps(-4240, -7345), taps(27411, -15826)};
+    return {avx2_pairs(15826, 27411), avx2_pairs(7345, -4240), avx2_pairs(-4240, -7345),
+            avx2_pairs(27411, -15826)};
 }
 
 /// 16 samples of a picture row as int16 lanes.

@@ -70,14 +70,6 @@ VMAFHIP_AVX2 inline V join_high(V e, V o)
     return _mm256_blend_epi32(_mm256_srli_epi64(e, 32), o, 0xAA);
 }
 
-/// Horizontal sum of the 4 int64 lanes (mod 2^64).
-VMAFHIP_AVX2 inline uint64_t sum64(V v)
-{
-    const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    return static_cast<uint64_t>(_mm_cvtsi128_si64(s)) +
-           static_cast<uint64_t>(_mm_extract_epi64(s, 1));
-}
-
 /// Lanes 0-3 and 4-7 as doubles (exact).
 VMAFHIP_AVX2 inline D lo_pd(V v) { return _mm256_cvtepi32_pd(_mm256_castsi256_si128(v)); }
 VMAFHIP_AVX2 inline D hi_pd(V v) { return _mm256_cvtepi32_pd(_mm256_extracti128_si256(v, 1)); }

@@ -138,7 +138,7 @@ VMAFHIP_AVX2 void cm_span(const typename Cm::T *const y[3], const int32_t *f, co
     }
     const uint64_t terms = static_cast<uint64_t>(j - vb);
     for (int t = 0; t < 3; t++)
-        sum[t] += static_cast<int64_t>(sum64(acc[t]) - terms * m[t].cube.bias);
+        sum[t] += static_cast<int64_t>(avx2_sum64(acc[t]) - terms * m[t].cube.bias);
     rest(y, f, c, q, i, j, e, sum);
 }
 
@@ -152,7 +152,7 @@ void den_s0(const int16_t *const o[3], int b, int e, uint64_t sum[3])
         for (int t = 0; t < 3; t++)
             acc[t] = den_s0_8(o[t] + j, acc[t]);
     for (int t = 0; t < 3; t++)
-        sum[t] += sum64(acc[t]);
+        sum[t] += avx2_sum64(acc[t]);
     adm_kernels_scalar().den_s0(o, j, e, sum);
 }
 
@@ -170,7 +170,7 @@ void den_s123(const int32_t *const o[3], int scale, int cub, int b, int e, uint6
             acc[t] = _mm256_add_epi64(acc[t], den_s123_half(odd(u), sq_add, sq, cub_add, cs));
         }
     for (int t = 0; t < 3; t++)
-        sum[t] += sum64(acc[t]);
+        sum[t] += avx2_sum64(acc[t]);
     adm_kernels_scalar().den_s123(o, scale, cub, j, e, sum);
 }
 

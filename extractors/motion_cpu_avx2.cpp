@@ -17,7 +17,7 @@
 #if defined(__x86_64__)
 #include <algorithm>
 
-#include "extractors/adm_cpu_avx2_ops.h" // VMAFHIP_AVX2 and the lane sums ADM's kernels use
+#include "base/avx2.h"
 #endif // defined(__x86_64__)
 
 namespace vmafhip {
@@ -26,13 +26,9 @@ namespace vmafhip {
 
 namespace {
 
-using adm_avx2::V;
+using V = __m256i;
 
-VMAFHIP_AVX2 inline V load(const void *p) { return _mm256_loadu_si256(static_cast<const V *>(p)); }
 VMAFHIP_AVX2 inline void store(int16_t *p, V v) { _mm256_storeu_si256(reinterpret_cast<V *>(p), v); }
-
-/// Taps for vpmaddwd: a multiplies the first value of each pair, b the second.
-VMAFHIP_AVX2 inline V taps(int a, int b) { return _mm256_set1_epi32((a & 0xffff) | b << 16); }
 
 VMAFHIP_AVX2 void diff8(const uint8_t *prev, const uint8_t *cur, int w, int16_t *d)
 {
@@ -50,7 +46,7 @@ VMAFHIP_AVX2 uint32_t diff16(const uint16_t *prev, const uint16_t *cur, int w, i
     V any = _mm256_setzero_si256();
     int j = 0;
     for (; j + 16 <= w; j += 16) {
-        const V p = load(prev + j), c = load(cur + j);
+        const V p = avx2_load(prev + j), c = avx2_load(cur + j);
         any = _mm256_or_si256(any, _mm256_or_si256(p, c));
         store(d + j, _mm256_sub_epi16(p, c));
     }
@@ -64,13 +60,13 @@ VMAFHIP_AVX2 uint32_t diff16(const uint16_t *prev, const uint16_t *cur, int w, i
 /// Whole vectors: the rows have MOTION_ROW_SLACK columns after column w.
 VMAFHIP_AVX2 void vert(const int16_t *const d[5], int w, int bpc, int16_t *hi, int16_t *lo)
 {
-    const V f01 = taps(MOTION_F0, MOTION_F1), f2r = taps(MOTION_F2, 1 << (bpc - 1));
+    const V f01 = avx2_pairs(MOTION_F0, MOTION_F1), f2r = avx2_pairs(MOTION_F2, 1 << (bpc - 1));
     const V one = _mm256_set1_epi16(1), low8 = _mm256_set1_epi32(255);
     const __m128i shift = _mm_cvtsi32_si128(bpc), shift_hi = _mm_cvtsi32_si128(bpc + 8);
     for (int j = 0; j < w; j += 16) {
-        const V s04 = _mm256_add_epi16(load(d[0] + j), load(d[4] + j));
-        const V s13 = _mm256_add_epi16(load(d[1] + j), load(d[3] + j));
-        const V s2 = load(d[2] + j);
+        const V s04 = _mm256_add_epi16(avx2_load(d[0] + j), avx2_load(d[4] + j));
+        const V s13 = _mm256_add_epi16(avx2_load(d[1] + j), avx2_load(d[3] + j));
+        const V s2 = avx2_load(d[2] + j);
         // Columns 0-3 and 8-11 (a), 4-7 and 12-15 (b): packs puts them back in order.
         const V a = _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(s04, s13), f01),
                                      _mm256_madd_epi16(_mm256_unpacklo_epi16(s2, one), f2r));
@@ -86,12 +82,12 @@ VMAFHIP_AVX2 void vert(const int16_t *const d[5], int w, int bpc, int16_t *hi, i
 /// x[0 .. 16).
 VMAFHIP_AVX2 inline void filter16(const int16_t *x, V *e, V *o)
 {
-    const V f01 = taps(MOTION_F0, MOTION_F1), f10 = taps(MOTION_F1, MOTION_F0);
-    const V f20 = taps(MOTION_F2, 0), f02 = taps(0, MOTION_F2);
-    const V x0 = load(x);
-    *e = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(load(x - 2), f01), _mm256_madd_epi16(load(x + 1), f10)),
+    const V f01 = avx2_pairs(MOTION_F0, MOTION_F1), f10 = avx2_pairs(MOTION_F1, MOTION_F0);
+    const V f20 = avx2_pairs(MOTION_F2, 0), f02 = avx2_pairs(0, MOTION_F2);
+    const V x0 = avx2_load(x);
+    *e = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(avx2_load(x - 2), f01), _mm256_madd_epi16(avx2_load(x + 1), f10)),
                           _mm256_madd_epi16(x0, f20));
-    *o = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(load(x - 1), f01), _mm256_madd_epi16(load(x + 2), f10)),
+    *o = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(avx2_load(x - 1), f01), _mm256_madd_epi16(avx2_load(x + 2), f10)),
                           _mm256_madd_epi16(x0, f02));
 }
 
@@ -128,7 +124,7 @@ VMAFHIP_AVX2 uint64_t hori_sad(const int16_t *hi, const int16_t *lo, int w)
         sum = _mm256_add_epi64(sum, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(acc)));
         sum = _mm256_add_epi64(sum, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(acc, 1)));
     }
-    return adm_avx2::sum64(sum);
+    return avx2_sum64(sum);
 }
 
 } // namespace
@@ -136,9 +132,7 @@ VMAFHIP_AVX2 uint64_t hori_sad(const int16_t *hi, const int16_t *lo, int w)
 const MotionKernels *motion_kernels_avx2()
 {
     static const MotionKernels k = {diff8, diff16, vert, hori_sad};
-    // A plain check (its callers keep the answer), not an ifunc: ifuncs
-    // cannot run under ThreadSanitizer (base/cpu_clones.h).
-    return __builtin_cpu_supports("avx2") ? &k : nullptr;
+    return cpu_has_avx2() ? &k : nullptr;
 }
 
 #else // defined(__x86_64__)

@@ -36,16 +36,16 @@ enum Field { MU1, MU2, XX_H, XX_L, YY_H, YY_L, XY_H, XY_L, FIELDS };
 
 /// Taps k and k + 1 of the filter of scale S for vpmaddwd (the low half
 /// multiplies the first of a pair); taps outside 0 .. 2 half are 0.
-template <int S> VIF_AVX2 inline __m256i tap_pair(int k)
+template <int S> VMAFHIP_AVX2 inline __m256i tap_pair(int k)
 {
     const auto tap = [](int t) { return t >= 0 && t <= 2 * vif_half(S) ? vif_tap_at<S>(t) : 0u; };
-    return _mm256_set1_epi32(static_cast<int>(tap(k) | tap(k + 1) << 16));
+    return avx2_pairs(static_cast<int>(tap(k)), static_cast<int>(tap(k + 1)));
 }
 
 /// Sixteen values of a field, from the uint32 lanes of the two unpacked
 /// halves (packus keeps each 128-bit lane's order, which undoes the
 /// unpacks'; every value fits 16 bits), minus 32768.
-VIF_AVX2 inline void store_field(int16_t *out, __m256i lo, __m256i hi)
+VMAFHIP_AVX2 inline void store_field(int16_t *out, __m256i lo, __m256i hi)
 {
     _mm256_storeu_si256(reinterpret_cast<__m256i *>(out),
                         _mm256_xor_si256(_mm256_packus_epi32(lo, hi), _mm256_set1_epi16(INT16_MIN)));
@@ -66,7 +66,7 @@ VIF_AVX2 inline void store_field(int16_t *out, __m256i lo, __m256i hi)
 /// registers (unrolled, GCC turns each into a tree whose parts spill; the
 /// two halves' loads are best not shared).
 template <int S, bool Biased, int H, int C0, int C1>
-VIF_AVX2 __attribute__((noinline)) void vertical_sums(const uint16_t *x, const uint16_t *y, ptrdiff_t stride,
+VMAFHIP_AVX2 __attribute__((noinline)) void vertical_sums(const uint16_t *x, const uint16_t *y, ptrdiff_t stride,
                                                       ptrdiff_t last, const __m256i *taps, __m256i *sum0,
                                                       __m256i *sum1)
 {
@@ -78,7 +78,7 @@ VIF_AVX2 __attribute__((noinline)) void vertical_sums(const uint16_t *x, const u
 #pragma GCC unroll 1
     for (int m = 0; m <= R; m++, x += 2 * stride, y += 2 * stride) {
         const ptrdiff_t next = m < R ? stride : last;
-        const __m256i xa = load(x), xb = load(x + next), ya = load(y), yb = load(y + next);
+        const __m256i xa = avx2_load(x), xb = avx2_load(x + next), ya = avx2_load(y), yb = avx2_load(y + next);
         const __m256i xp = H ? _mm256_unpackhi_epi16(xa, xb) : _mm256_unpacklo_epi16(xa, xb);
         const __m256i yp = H ? _mm256_unpackhi_epi16(ya, yb) : _mm256_unpacklo_epi16(ya, yb);
         const __m256i f0 = taps[2 * m], f1 = taps[2 * m + 1];
@@ -111,7 +111,7 @@ VIF_AVX2 __attribute__((noinline)) void vertical_sums(const uint16_t *x, const u
 /// val: mu1, mu2, xx, yy, xy as uint32. The squares' sum is 65536 SH + SL
 /// (SH = 0 unless Wide; vq <= 16). Wide: x^2 may reach 2^16 (above 8 bits,
 /// or scales 1-2).
-template <bool Wide, bool Biased> VIF_AVX2 inline void vertical_round(const __m256i *sum, int vp, int vq, __m256i *val)
+template <bool Wide, bool Biased> VMAFHIP_AVX2 inline void vertical_round(const __m256i *sum, int vp, int vq, __m256i *val)
 {
     const __m128i vp_c = _mm_cvtsi32_si128(vp), vq_c = _mm_cvtsi32_si128(vq);
     const __m256i mean_add = u32((Biased ? 0x80000000u : 0u) + vif_round_add(vp));
@@ -133,7 +133,7 @@ template <bool Wide, bool Biased> VIF_AVX2 inline void vertical_round(const __m2
 /// vertical_sums) into the FIELDS arrays out[0] and out[1], columns [0, w
 /// rounded up to 16).
 template <int S, bool Wide, bool Biased>
-VIF_AVX2 void vertical(const VifScaleView &im, int i, ptrdiff_t last, int vp, int vq, int16_t *const out[2][FIELDS])
+VMAFHIP_AVX2 void vertical(const VifScaleView &im, int i, ptrdiff_t last, int vp, int vq, int16_t *const out[2][FIELDS])
 {
     constexpr int R = vif_half(S);
     __m256i taps[2 * (R + 1)];
@@ -177,7 +177,7 @@ constexpr int STEP = 64;
 /// of the odd ones (a load of 16 values at column c holds the pairs (c,
 /// c + 1), (c + 2, c + 3), ...). One field at a time: the taps stay in
 /// registers.
-template <int S> VIF_AVX2 __attribute__((noinline)) void filter_field(const int16_t *in, int n, int32_t *sums)
+template <int S> VMAFHIP_AVX2 __attribute__((noinline)) void filter_field(const int16_t *in, int n, int32_t *sums)
 {
     constexpr int R = vif_half(S);
     __m256i f[R + 1];
@@ -185,9 +185,9 @@ template <int S> VIF_AVX2 __attribute__((noinline)) void filter_field(const int1
         f[m] = tap_pair<S>(2 * m);
     for (int j = 0; j < n; j += 8) { // 8 columns of one parity
         const int16_t *p = in + (j & ~15) + (j & 8 ? 1 : 0) - R;
-        __m256i a = _mm256_madd_epi16(load(p), f[0]);
+        __m256i a = _mm256_madd_epi16(avx2_load(p), f[0]);
         for (int m = 1; m <= R; m++)
-            a = _mm256_add_epi32(a, _mm256_madd_epi16(load(p + 2 * m), f[m]));
+            a = _mm256_add_epi32(a, _mm256_madd_epi16(avx2_load(p + 2 * m), f[m]));
         _mm256_store_si256(reinterpret_cast<__m256i *>(sums + j), a);
     }
 }
@@ -195,7 +195,7 @@ template <int S> VIF_AVX2 __attribute__((noinline)) void filter_field(const int1
 /// The horizontal stage of scale S over the FIELDS arrays (mirrored
 /// columns on both sides) and the statistic of columns [0, w), into acc.
 template <int S>
-VIF_AVX2 void horizontal_stats(const int16_t *const in[FIELDS], int w, double egl, const uint16_t *table,
+VMAFHIP_AVX2 void horizontal_stats(const int16_t *const in[FIELDS], int w, double egl, const uint16_t *table,
                                StatSums &acc)
 {
     const __m256i half_add = u32(0x80000000u), round_add = u32(0x80008000u);
@@ -209,13 +209,13 @@ VIF_AVX2 void horizontal_stats(const int16_t *const in[FIELDS], int w, double eg
         for (int j = 0; j < n; j += 8) {
             __m256i sq[3];
             for (int c = 0; c < 3; c++)
-                sq[c] = _mm256_add_epi32(_mm256_add_epi32(load(sums[XX_H + 2 * c] + j), half_add),
-                                         _mm256_srli_epi32(_mm256_add_epi32(load(sums[XX_L + 2 * c] + j), round_add), 16));
+                sq[c] = _mm256_add_epi32(_mm256_add_epi32(avx2_load(sums[XX_H + 2 * c] + j), half_add),
+                                         _mm256_srli_epi32(_mm256_add_epi32(avx2_load(sums[XX_L + 2 * c] + j), round_add), 16));
             // Lane l is column j0 + (j & ~15) + 2 l, plus 1 in the odd half.
             const int c0 = j0 + (j & ~15) + (j & 8 ? 1 : 0);
             const __m256i valid =
                 _mm256_cmpgt_epi32(_mm256_set1_epi32(w), _mm256_add_epi32(_mm256_set1_epi32(c0), lanes));
-            pixel_stats(_mm256_add_epi32(load(sums[MU1] + j), half_add), _mm256_add_epi32(load(sums[MU2] + j), half_add),
+            pixel_stats(_mm256_add_epi32(avx2_load(sums[MU1] + j), half_add), _mm256_add_epi32(avx2_load(sums[MU2] + j), half_add),
                         sq[0], sq[1], sq[2], valid, egl_v, table, acc);
         }
     }
@@ -224,7 +224,7 @@ VIF_AVX2 void horizontal_stats(const int16_t *const in[FIELDS], int w, double eg
 /// §4.2 with filter S (1 or 2): rows [y0, y1) of dst from src. t: a row's
 /// worth of buffer, R slots before it.
 template <int S>
-VIF_AVX2 void down_rows(const VifParams &p, const VifScaleView &src, const VifScaleView &dst, int y0, int y1,
+VMAFHIP_AVX2 void down_rows(const VifParams &p, const VifScaleView &src, const VifScaleView &dst, int y0, int y1,
                         uint16_t *t)
 {
     constexpr int R = vif_half(S);
@@ -243,7 +243,7 @@ VIF_AVX2 void down_rows(const VifParams &p, const VifScaleView &src, const VifSc
                 __m256i lo = _mm256_setzero_si256(), hi = lo;
                 for (int m = 0; m <= R; m++) {
                     const int a = 2 * y - R + 2 * m;
-                    const __m256i ra = load(src.row(pic, a) + j), rb = load(src.row(pic, m < R ? a + 1 : a) + j);
+                    const __m256i ra = avx2_load(src.row(pic, a) + j), rb = avx2_load(src.row(pic, m < R ? a + 1 : a) + j);
                     lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_xor_si256(_mm256_unpacklo_epi16(ra, rb), sign), f[m]));
                     hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_xor_si256(_mm256_unpackhi_epi16(ra, rb), sign), f[m]));
                 }
@@ -258,7 +258,7 @@ VIF_AVX2 void down_rows(const VifParams &p, const VifScaleView &src, const VifSc
             for (int x = 0; x < dst.w; x += 8) {
                 __m256i acc = _mm256_setzero_si256();
                 for (int m = 0; m <= R; m++)
-                    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_xor_si256(load(t + 2 * x - R + 2 * m), sign), f[m]));
+                    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_xor_si256(avx2_load(t + 2 * x - R + 2 * m), sign), f[m]));
                 acc = _mm256_srli_epi32(_mm256_add_epi32(acc, h_add), 16);
                 const __m128i v = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(acc, acc), 0x08));
                 if (x + 8 <= dst.w) {
@@ -314,7 +314,7 @@ private:
     std::vector<uint16_t> t_;                ///< the low-pass vertical outputs of one row
 
     template <int S, bool Wide, bool Biased>
-    VIF_AVX2 void stats_rows(const VifParams &p, const VifScaleView &im, int i0, int i1, VifPartial *part)
+    VMAFHIP_AVX2 void stats_rows(const VifParams &p, const VifScaleView &im, int i0, int i1, VifPartial *part)
     {
         constexpr int R = vif_half(S);
         const int w = im.w;
@@ -345,7 +345,7 @@ private:
 
 } // namespace
 
-bool vif_cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
+bool vif_cpu_has_avx2() { return cpu_has_avx2(); }
 
 std::unique_ptr<VifRows> vif_rows_avx2() { return std::make_unique<Avx2Rows>(); }
 

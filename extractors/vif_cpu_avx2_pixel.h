@@ -12,17 +12,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/avx2.h"
 #include "extractors/vif.h"
-
-/// Functions that use AVX2 (built for it whatever the compiler's target;
-/// called only where vif_cpu_has_avx2()).
-#define VIF_AVX2 __attribute__((target("avx2")))
 
 namespace vmafhip {
 namespace vif_avx2 {
 
-VIF_AVX2 inline __m256i load(const void *p) { return _mm256_loadu_si256(static_cast<const __m256i *>(p)); }
-VIF_AVX2 inline __m256i u32(uint32_t v) { return _mm256_set1_epi32(static_cast<int>(v)); }
+VMAFHIP_AVX2 inline __m256i u32(uint32_t v) { return _mm256_set1_epi32(static_cast<int>(v)); }
 
 /// T[32768 .. 65535] (§5) and one more entry: the gathers read 32 bits at
 /// every 16-bit entry.
@@ -43,30 +39,23 @@ struct StatSums {
     __m256i nonlog;   ///< num_nonlog: int64 lanes
     __m256i count;    ///< den_nonlog: int32 lanes
 
-    VIF_AVX2 StatSums() : den(_mm256_setzero_si256()), num(den), nonlog(den), count(den) {}
+    VMAFHIP_AVX2 StatSums() : den(_mm256_setzero_si256()), num(den), nonlog(den), count(den) {}
     /// Adds the lanes to *part.
-    VIF_AVX2 void add_to(VifPartial *part) const;
+    VMAFHIP_AVX2 void add_to(VifPartial *part) const;
 };
 
-/// The sum of four int64 lanes.
-VIF_AVX2 inline int64_t sum64(__m256i v)
-{
-    const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
-}
-
 /// The sum of eight int32 lanes.
-VIF_AVX2 inline int64_t sum32(__m256i v)
+VMAFHIP_AVX2 inline int64_t sum32(__m256i v)
 {
-    return sum64(_mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)),
-                                  _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1))));
+    return static_cast<int64_t>(avx2_sum64(_mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)),
+                                                            _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)))));
 }
 
-VIF_AVX2 inline void StatSums::add_to(VifPartial *part) const
+VMAFHIP_AVX2 inline void StatSums::add_to(VifPartial *part) const
 {
     part->den_log += sum32(den);
     part->num_log += sum32(num);
-    part->num_nonlog += sum64(nonlog);
+    part->num_nonlog += static_cast<int64_t>(avx2_sum64(nonlog));
     part->den_nonlog += sum32(count);
 }
 
@@ -75,7 +64,7 @@ VIF_AVX2 inline void StatSums::add_to(VifPartial *part) const
 /// hi3 (see log_order). The high 32 bits of a double hold its exponent
 /// field, bitlength - 1 + 1023, and the top 20 bits below the leading one,
 /// whose first 15 index T (vif_log2).
-VIF_AVX2 inline __m256i log2_biased(__m256d lo, __m256d hi, const uint16_t *table)
+VMAFHIP_AVX2 inline __m256i log2_biased(__m256d lo, __m256d hi, const uint16_t *table)
 {
     const __m256i top = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castpd_ps(lo), _mm256_castpd_ps(hi), 0xDD));
     const __m256i idx = _mm256_and_si256(_mm256_srli_epi32(top, 5), _mm256_set1_epi32(0x7FFF));
@@ -86,11 +75,11 @@ VIF_AVX2 inline __m256i log2_biased(__m256d lo, __m256d hi, const uint16_t *tabl
 
 /// Eight int32 lanes (pixels 0-7) in the order of log2_biased's results:
 /// lo and hi are pixels 0-3 and 4-7.
-VIF_AVX2 inline __m256i log_order(__m256i v) { return _mm256_permute4x64_epi64(v, 0xD8); }
+VMAFHIP_AVX2 inline __m256i log_order(__m256i v) { return _mm256_permute4x64_epi64(v, 0xD8); }
 
 /// The high 32 bits of a * b + 2^31 in every 32-bit lane (a_odd, b_odd:
 /// a, b shifted right by 32 in 64-bit lanes).
-VIF_AVX2 inline __m256i mul_round_hi(__m256i a, __m256i b, __m256i a_odd, __m256i b_odd)
+VMAFHIP_AVX2 inline __m256i mul_round_hi(__m256i a, __m256i b, __m256i a_odd, __m256i b_odd)
 {
     const __m256i half = _mm256_set1_epi64x(0x80000000ll);
     const __m256i even = _mm256_add_epi64(_mm256_mul_epu32(a, b), half);
@@ -98,14 +87,14 @@ VIF_AVX2 inline __m256i mul_round_hi(__m256i a, __m256i b, __m256i a_odd, __m256
     return _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xAA);
 }
 
-VIF_AVX2 inline __m128i half_of(__m256i v, int h)
+VMAFHIP_AVX2 inline __m128i half_of(__m256i v, int h)
 {
     return h ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
 }
 
 /// vif_pixel on the valid lanes of eight pixels (horizontal sums mu1, mu2,
 /// and xx, yy, xy already rounded and cut to 32 bits).
-VIF_AVX2 inline void pixel_stats(__m256i mu1, __m256i mu2, __m256i xx, __m256i yy, __m256i xy, __m256i valid,
+VMAFHIP_AVX2 inline void pixel_stats(__m256i mu1, __m256i mu2, __m256i xx, __m256i yy, __m256i xy, __m256i valid,
                                  __m256d egl, const uint16_t *table, StatSums &acc)
 {
     const __m256i zero = _mm256_setzero_si256();
