@@ -23,14 +23,14 @@ thread_local std::string open_error;
 int create_backend(VmafHipContext *c, std::string *msg)
 {
     const VmafHipSettings &s = c->settings;
-    const int depth = s.queue_depth ? s.queue_depth : kDefaultGpuDepth;
     if (s.backend == VMAFHIP_BACKEND_CPU) {
         c->backend = make_cpu_backend(c->metrics, s.threads, s.queue_depth);
         return 0;
     }
     int ret = gpu_precheck(msg);
     if (ret == 0 && !s.gpu_wait) {
-        gpu_start(s.device);
+        // The CPU keeps as many frames in flight as the GPU will.
+        const int depth = s.queue_depth ? s.queue_depth : kDefaultGpuDepth;
         const Metrics &m = c->metrics;
         BackendMaker make = [&m, s](const std::atomic<bool> &cancel, const Logger &log, int *r,
                                     std::string *err) {
