@@ -1,5 +1,6 @@
 #include "core/gpu_start.h"
 
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <map>
@@ -57,6 +58,11 @@ void run_start(int index)
 
 int gpu_precheck(std::string *err)
 {
+    // Loading the driver library to look costs a millisecond or two; a host
+    // found usable stays so for the process (each context's open asks).
+    static std::atomic<bool> usable{false};
+    if (usable.load(std::memory_order_relaxed))
+        return 0;
 #if defined(GPU_PLATFORM_NVIDIA)
     const GpuPlatform platform = GpuPlatform::Nvidia;
 #else
@@ -64,8 +70,10 @@ int gpu_precheck(std::string *err)
 #endif // defined(GPU_PLATFORM_NVIDIA)
     const GpuHostFacts f = gpu_host_facts(platform);
     const bool library = platform == GpuPlatform::Amd || f.driver_library;
-    if (library && f.device_nodes && f.device_access)
+    if (library && f.device_nodes && f.device_access) {
+        usable.store(true, std::memory_order_relaxed);
         return 0;
+    }
     *err = "no usable GPU: " + gpu_absent_reason(platform, GpuProbeError::NoDevice, f, "");
     return -ENODEV;
 }
