@@ -91,15 +91,23 @@ private:
     std::unordered_set<void *> late_fences_;
 };
 
-/// Messages of the making thread, logged later on the caller's thread.
+/// Messages of the making thread, logged later on the caller's thread; once
+/// they are, what the backend logs goes straight to the caller's log (it then
+/// runs on the caller's threads only).
 struct KeptLog {
     std::vector<std::pair<VmafHipLogLevel, std::string>> lines;
+    const Logger *forward = nullptr;
 
     static void keep(void *cookie, VmafHipLogLevel level, const char *fmt, va_list vl)
     {
+        KeptLog &k = *static_cast<KeptLog *>(cookie);
+        if (k.forward) {
+            k.forward->vlog(level, fmt, vl);
+            return;
+        }
         char buf[1024];
         std::vsnprintf(buf, sizeof buf, fmt, vl);
-        static_cast<KeptLog *>(cookie)->lines.emplace_back(level, buf);
+        k.lines.emplace_back(level, buf);
     }
 };
 
@@ -206,6 +214,7 @@ private:
         for (const auto &l : kept_.lines)
             log_.log(l.first, "%s", l.second.c_str());
         kept_.lines.clear();
+        kept_.forward = &log_;
         if (!next_) {
             if (required_) {
                 *err = made_err_;
@@ -240,6 +249,8 @@ private:
     }
 
     const Metrics &m_;
+    // Before the backends: the next one logs through it until it is gone.
+    KeptLog kept_;
     std::unique_ptr<Backend> first_, next_;
     std::function<void()> wake_;
     Logger log_;
@@ -251,7 +262,6 @@ private:
     // The making thread's results: written before ready_ is set, read after.
     std::thread maker_;
     std::atomic<bool> ready_{false}, cancel_{false};
-    KeptLog kept_;
     int made_ret_ = 0;
     std::string made_err_;
 

@@ -264,6 +264,52 @@ TEST(Handover, NextBackendFails)
     }
 }
 
+// What the next backend logs: while it is made, kept and logged on the
+// caller's thread at the handover; after, straight to the caller's log.
+TEST(Handover, NextBackendsMessagesReachTheCallersLog)
+{
+    // A CPU backend that logs at every submit through the logger it was made with.
+    struct Talking final : Backend {
+        std::unique_ptr<Backend> cpu;
+        Logger log;
+        Talking(const Metrics &m, const Logger &l) : cpu(make_cpu_backend(m, 1, 1)), log(l) {}
+        const std::string &name() const override { return cpu->name(); }
+        int depth() const override { return cpu->depth(); }
+        int submit(const FrameView &f, bool s, void *const fence[2], std::string *e) override
+        {
+            log.log(VMAFHIP_LOG_INFO, "frame %u\n", f.index);
+            return cpu->submit(f, s, fence, e);
+        }
+        int take_over(unsigned i, const PlaneView *p, int n, std::string *e) override
+        {
+            return cpu->take_over(i, p, n, e);
+        }
+        int collect(bool w, uint8_t *a, std::string *e) override { return cpu->collect(w, a, e); }
+    };
+    const Stream &st = stream(0);
+    auto m = metrics(st);
+    testfx::LogLines log;
+    BackendMaker make = [&m](const std::atomic<bool> &, const Logger &l, int *, std::string *) {
+        l.log(VMAFHIP_LOG_INFO, "made\n");
+        return std::unique_ptr<Backend>(new Talking(*m, l));
+    };
+    auto b = make_handover_backend(*m, make_cpu_backend(*m, 2, 4), make, [] {},
+                                   Logger(testfx::collect_log, &log, VMAFHIP_LOG_INFO), true);
+    for (int t = 0; t < 20000 && !b->handover_ready(); t++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_TRUE(b->handover_ready());
+    EXPECT_TRUE(log.lines.empty()); // nothing from the making thread
+    std::string err;
+    std::vector<uint8_t> accum(m->accum_bytes);
+    for (unsigned i = 0; i < 2; i++) {
+        ASSERT_EQ(b->submit(testfx::view_of(m->g, st.ref[i], st.dis[i], m->planes, i), true, kNotLent, &err), 0)
+            << err;
+        ASSERT_EQ(b->collect(true, accum.data(), &err), 0) << err;
+    }
+    const std::vector<std::string> want = {"made\n", "frame 0\n", "frame 1\n"};
+    EXPECT_EQ(log.lines, want);
+}
+
 // Pictures lent before the handover come from the first backend's memory and
 // are freed once given back afterwards; later ones come from the next
 // backend's.
