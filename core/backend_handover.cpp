@@ -233,7 +233,7 @@ private:
             return ret;
         if (index)
             log_.log(VMAFHIP_LOG_DEBUG, "frames 0 to %u scored on %s; %s from frame %u on\n",
-                     index - 1, first_->name().c_str(), next_->name().c_str(), index);
+                     index - 1, name_.c_str(), next_->name().c_str(), index);
         switched_ = true;
         history_.clear();
         drop_first();

@@ -265,7 +265,8 @@ TEST(Handover, NextBackendFails)
 }
 
 // What the next backend logs: while it is made, kept and logged on the
-// caller's thread at the handover; after, straight to the caller's log.
+// caller's thread at the handover, with a line that says where it fell;
+// after, straight to the caller's log.
 TEST(Handover, NextBackendsMessagesReachTheCallersLog)
 {
     // A CPU backend that logs at every submit through the logger it was made with.
@@ -289,24 +290,32 @@ TEST(Handover, NextBackendsMessagesReachTheCallersLog)
     const Stream &st = stream(0);
     auto m = metrics(st);
     testfx::LogLines log;
-    BackendMaker make = [&m](const std::atomic<bool> &, const Logger &l, int *, std::string *) {
+    Gate gate;
+    BackendMaker make = [&m, &gate](const std::atomic<bool> &cancel, const Logger &l, int *, std::string *) {
+        gate.pass(cancel);
         l.log(VMAFHIP_LOG_INFO, "made\n");
         return std::unique_ptr<Backend>(new Talking(*m, l));
     };
-    auto b = make_handover_backend(*m, make_cpu_backend(*m, 2, 4), make, [] {},
-                                   Logger(testfx::collect_log, &log, VMAFHIP_LOG_INFO), true);
-    for (int t = 0; t < 20000 && !b->handover_ready(); t++)
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    ASSERT_TRUE(b->handover_ready());
-    EXPECT_TRUE(log.lines.empty()); // nothing from the making thread
+    auto b = make_handover_backend(*m, make_cpu_backend(*m, 2, 4), make, [&gate] { gate.wake(); },
+                                   Logger(testfx::collect_log, &log, VMAFHIP_LOG_DEBUG), true);
     std::string err;
     std::vector<uint8_t> accum(m->accum_bytes);
-    for (unsigned i = 0; i < 2; i++) {
+    auto score = [&](unsigned i) {
         ASSERT_EQ(b->submit(testfx::view_of(m->g, st.ref[i], st.dis[i], m->planes, i), true, kNotLent, &err), 0)
             << err;
         ASSERT_EQ(b->collect(true, accum.data(), &err), 0) << err;
-    }
-    const std::vector<std::string> want = {"made\n", "frame 0\n", "frame 1\n"};
+    };
+    score(0); // on the first backend
+    gate.release();
+    for (int t = 0; t < 20000 && !b->handover_ready(); t++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_TRUE(b->handover_ready());
+    EXPECT_TRUE(log.lines.empty()); // nothing from the making thread yet
+    score(1);
+    score(2);
+    const std::vector<std::string> want = {"made\n",
+                                           "frames 0 to 0 scored on cpu while the GPU starts; cpu from frame 1 on\n",
+                                           "frame 1\n", "frame 2\n"};
     EXPECT_EQ(log.lines, want);
 }
 
