@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -116,14 +117,23 @@ std::unique_ptr<Backend> make_hip_backend(const Metrics &m, const VmafHipSetting
 using BackendMaker = std::function<std::unique_ptr<Backend>(
     const std::atomic<bool> &cancel, const Logger &log, int *ret, std::string *err)>;
 
+/// How long a stream is scored on the CPU before the GPU's start begins: a
+/// process that ends within some 10 ms of the driver's start exits at once,
+/// one that ends later waits for the driver's start to finish (100-250 ms),
+/// so a clip whose frames all come within this time never touches the GPU.
+constexpr std::chrono::milliseconds kGpuStartAfter{20};
+
 /// Scores on `first` while `make` makes the next backend on a thread of its
-/// own; the next backend takes over at the first submit after it is ready
-/// (core/backend_handover.cpp). `wake` makes `make` look at its cancel flag
-/// (the context closes). If making it fails: with `required` the next submit
-/// fails with its error, else `first` scores on after one warning.
+/// own, begun at once when start_after is 0, else at the first submit that
+/// comes start_after or more after the first one; the next backend takes
+/// over at the first submit after it is ready (core/backend_handover.cpp).
+/// `wake` makes `make` look at its cancel flag (the context closes). If
+/// making it fails: with `required` the next submit fails with its error,
+/// else `first` scores on after one warning.
 std::unique_ptr<Backend> make_handover_backend(const Metrics &m, std::unique_ptr<Backend> first,
                                                BackendMaker make, std::function<void()> wake,
-                                               const Logger &log, bool required);
+                                               const Logger &log, bool required,
+                                               std::chrono::milliseconds start_after);
 
 /// GPUs usable by make_hip_backend() (0 without GPU support).
 int hip_device_count();

@@ -2,7 +2,9 @@
 // milliseconds, longer than a short clip takes on the CPU; so the frames
 // submitted before the GPU backend is ready are scored by the CPU backend,
 // and the GPU backend, made on a thread of its own, takes over at the first
-// submit after it is ready. Both backends give the same accumulators (they
+// submit after it is ready. Its making begins once the stream has lasted a
+// little (kGpuStartAfter): a process that ends while the driver starts
+// waits for that start, so a clip that is over by then never starts it. Both backends give the same accumulators (they
 // are bit-exact), so the scores do not depend on where the handover falls.
 // The taker-over starts at that frame with the reference lumas of the frames
 // before it (motion reads them), which this side keeps while it scores.
@@ -14,6 +16,7 @@
 // they come back.
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <exception>
@@ -114,36 +117,15 @@ struct KeptLog {
 class HandoverBackend final : public Backend {
 public:
     HandoverBackend(const Metrics &m, std::unique_ptr<Backend> first, BackendMaker make,
-                    std::function<void()> wake, const Logger &log, bool required)
-        : m_(m), first_(std::move(first)), wake_(std::move(wake)), log_(log), required_(required),
-          name_(first_->name() + " while the GPU starts"),
+                    std::function<void()> wake, const Logger &log, bool required,
+                    std::chrono::milliseconds start_after)
+        : m_(m), first_(std::move(first)), make_(std::move(make)), wake_(std::move(wake)), log_(log),
+          required_(required), start_after_(start_after), name_(first_->name() + " while the GPU starts"),
           memory_(std::make_shared<HandoverMemory>(first_->host_memory())),
           history_(static_cast<size_t>(m.lookbehind))
     {
-        auto run = [this, make = std::move(make)] {
-            const Logger kept(KeptLog::keep, &kept_, VMAFHIP_LOG_DEBUG);
-            int ret = 0;
-            std::string err;
-            std::unique_ptr<Backend> b;
-            try {
-                b = make(cancel_, kept, &ret, &err);
-                if (b)
-                    memory_->set_late(b->host_memory());
-            } catch (const std::exception &e) { // no memory or no thread for it
-                b.reset();
-                ret = -ENOMEM;
-                err = std::string("the GPU backend could not be made: ") + e.what();
-            }
-            next_ = std::move(b);
-            made_ret_ = ret;
-            made_err_ = std::move(err);
-            ready_.store(true, std::memory_order_release);
-        };
-        try {
-            maker_ = std::thread(run);
-        } catch (const std::system_error &) {
-            run(); // no thread to spare: made here, handed over at the first submit
-        }
+        if (start_after_.count() == 0)
+            start_making();
     }
 
     ~HandoverBackend() override
@@ -167,6 +149,13 @@ public:
 
     int submit(const FrameView &f, bool scored, void *const fence[2], std::string *err) override
     {
+        if (!making_) {
+            const auto now = std::chrono::steady_clock::now();
+            if (!first_frames_)
+                first_submit_ = now;
+            else if (now - first_submit_ >= start_after_)
+                start_making();
+        }
         if (handover_ready()) {
             const int ret = hand_over(f.index, err);
             if (ret < 0)
@@ -205,6 +194,36 @@ public:
     bool stats(BackendStats *out) const override { return switched_ && next_->stats(out); }
 
 private:
+    // The next backend's making, on a thread of its own.
+    void start_making()
+    {
+        making_ = true;
+        auto run = [this] {
+            const Logger kept(KeptLog::keep, &kept_, VMAFHIP_LOG_DEBUG);
+            int ret = 0;
+            std::string err;
+            std::unique_ptr<Backend> b;
+            try {
+                b = make_(cancel_, kept, &ret, &err);
+                if (b)
+                    memory_->set_late(b->host_memory());
+            } catch (const std::exception &e) { // no memory or no thread for it
+                b.reset();
+                ret = -ENOMEM;
+                err = std::string("the GPU backend could not be made: ") + e.what();
+            }
+            next_ = std::move(b);
+            made_ret_ = ret;
+            made_err_ = std::move(err);
+            ready_.store(true, std::memory_order_release);
+        };
+        try {
+            maker_ = std::thread(run);
+        } catch (const std::system_error &) {
+            run(); // no thread to spare: made here, handed over at the next submit
+        }
+    }
+
     // At frame `index`: the next backend's messages, then the next backend
     // takes over, or the first one stays.
     int hand_over(unsigned index, std::string *err)
@@ -252,9 +271,11 @@ private:
     // Before the backends: the next one logs through it until it is gone.
     KeptLog kept_;
     std::unique_ptr<Backend> first_, next_;
+    BackendMaker make_;
     std::function<void()> wake_;
     Logger log_;
     const bool required_;
+    const std::chrono::milliseconds start_after_;
     const std::string name_;
     std::shared_ptr<HandoverMemory> memory_;
     std::vector<PlaneCopy> history_; ///< reference lumas of the first backend's last frames
@@ -265,6 +286,8 @@ private:
     int made_ret_ = 0;
     std::string made_err_;
 
+    bool making_ = false;      ///< the making has begun
+    std::chrono::steady_clock::time_point first_submit_;
     bool switched_ = false;    ///< frames from first_frames_ on go to next_
     bool stay_ = false;        ///< the next backend failed: first_ scores on
     unsigned first_frames_ = 0; ///< frames submitted to first_
@@ -275,10 +298,11 @@ private:
 
 std::unique_ptr<Backend> make_handover_backend(const Metrics &m, std::unique_ptr<Backend> first,
                                                BackendMaker make, std::function<void()> wake,
-                                               const Logger &log, bool required)
+                                               const Logger &log, bool required,
+                                               std::chrono::milliseconds start_after)
 {
     return std::make_unique<HandoverBackend>(m, std::move(first), std::move(make), std::move(wake),
-                                             log, required);
+                                             log, required, start_after);
 }
 
 } // namespace vmafhip

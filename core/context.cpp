@@ -18,7 +18,8 @@ namespace {
 thread_local std::string open_error;
 
 // auto and hip: the GPU backend. Without gpu_wait the CPU scores while it
-// starts (core/backend_handover.cpp); where there can be no GPU at all, that
+// starts, and until the stream has lasted kGpuStartAfter
+// (core/backend_handover.cpp); where there can be no GPU at all, that
 // is known at once: hip fails, auto scores on the CPU after one warning.
 int create_backend(VmafHipContext *c, std::string *msg)
 {
@@ -37,7 +38,8 @@ int create_backend(VmafHipContext *c, std::string *msg)
             return make_hip_backend(m, s, log, r, err, HipTuning(), &cancel);
         };
         c->backend = make_handover_backend(m, make_cpu_backend(m, s.threads, depth), std::move(make),
-                                           gpu_wake_waiters, c->log, s.backend == VMAFHIP_BACKEND_HIP);
+                                           gpu_wake_waiters, c->log, s.backend == VMAFHIP_BACKEND_HIP,
+                                           kGpuStartAfter);
         return 0;
     }
     if (ret == 0 && (c->backend = make_hip_backend(c->metrics, s, c->log, &ret, msg)))

@@ -487,11 +487,9 @@ static av_cold int init(AVFilterContext *ctx)
     if (!s->pending)
         return AVERROR(ENOMEM);
     s->fs.on_event = do_vmafhip;
-    /* The GPU starts while FFmpeg opens its outputs and decodes the first
-       frames; the context, opened with the first frame's size, finds it
-       started or starting. */
-    if (s->backend != VMAFHIP_BACKEND_CPU)
-        vmafhip_gpu_start(s->device);
+    /* The GPU is not started here: a process that ends while the driver
+       starts waits for it, so the context starts it only once the stream
+       has lasted a little (a few frames of a test fixture never do). */
     return 0;
 }
 

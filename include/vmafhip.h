@@ -229,8 +229,10 @@ VMAFHIP_API int vmafhip_device_count(void);
 
 /** Start GPU @p device in the background, once per process, and return at
  *  once: a program that knows it will score on that GPU calls this early,
- *  so that the start overlaps its own (vmafhip_open() starts it otherwise).
- *  Every context of the process shares the started device.
+ *  so that the start overlaps its own. Otherwise a context with gpu_wait 0
+ *  starts it once its stream has lasted 20 ms, since a process that ends
+ *  while the driver starts (from some 10 ms after the start on) waits for
+ *  that start at exit. Every context of the process shares the device.
  *  @return 0, or -ENODEV when this machine or build has no usable GPU. */
 VMAFHIP_API int vmafhip_gpu_start(int device);
 

@@ -31,6 +31,9 @@ using namespace vmafhip;
 
 namespace {
 
+/// The next backend's making begins with the handover backend.
+constexpr std::chrono::milliseconds kNow{0};
+
 // Every extractor, motion with its two-frame look-behind, and the model.
 const char *const kFeatures = "psnr|float_ssim|adm|vif|motion=motion_five_frame_window=true";
 
@@ -125,6 +128,24 @@ std::vector<std::vector<double>> run(const Stream &st, Metrics &m, Backend &b, i
     return rows;
 }
 
+/// Frame i of st through b, one frame in flight: submitted and collected.
+void score_one(Backend &b, const Metrics &m, const Stream &st, unsigned i)
+{
+    std::string err;
+    std::vector<uint8_t> accum(m.accum_bytes);
+    ASSERT_EQ(b.submit(testfx::view_of(m.g, st.ref[i], st.dis[i], m.planes, i), true, kNotLent, &err), 0) << err;
+    ASSERT_EQ(b.collect(true, accum.data(), &err), 0) << err;
+}
+
+/// Makes CPU backends, counting them.
+BackendMaker counting_maker(const Metrics &m, std::atomic<int> &made)
+{
+    return [&m, &made](const std::atomic<bool> &, const Logger &, int *, std::string *) {
+        made++;
+        return make_cpu_backend(m, 1, 1);
+    };
+}
+
 /// Holds the making of the next backend until released (or cancelled).
 struct Gate {
     std::mutex m;
@@ -167,7 +188,7 @@ std::unique_ptr<Backend> handover(const Stream &st, const Metrics &m, const Metr
         return next_backend(st, m_next, &cancel, ret, err);
     };
     return make_handover_backend(m, make_cpu_backend(m, 2, 4), make, [&gate] { gate.wake(); },
-                                 Logger(), true);
+                                 Logger(), true, kNow);
 }
 
 /// The scores of every frame on the CPU alone and on the next backend alone.
@@ -242,7 +263,7 @@ TEST(Handover, NextBackendFails)
             return std::unique_ptr<Backend>();
         };
         auto b = make_handover_backend(*m, make_cpu_backend(*m, 2, 4), fail, [] {},
-                                       Logger(testfx::collect_log, &log, VMAFHIP_LOG_DEBUG), required);
+                                       Logger(testfx::collect_log, &log, VMAFHIP_LOG_DEBUG), required, kNow);
         for (int t = 0; t < 20000 && !b->handover_ready(); t++)
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         ASSERT_TRUE(b->handover_ready());
@@ -262,6 +283,54 @@ TEST(Handover, NextBackendFails)
         EXPECT_EQ(log.lines[1], "no GPU backend: no usable GPU: planted; scoring on the CPU instead\n");
         EXPECT_EQ(b->name(), "cpu while the GPU starts");
     }
+}
+
+// With a start delay, the next backend is not made for a stream whose frames
+// all come within it (the GPU would not start for a short clip), and is made
+// at the first submit after it.
+TEST(Handover, MakingBeginsOnceTheStreamHasLasted)
+{
+    const Stream &st = stream(0);
+    auto m = metrics(st);
+    std::atomic<int> made{0};
+    const auto delay = std::chrono::milliseconds(50);
+    auto b = make_handover_backend(*m, make_cpu_backend(*m, 2, 4), counting_maker(*m, made), [] {}, Logger(),
+                                   true, delay);
+    const auto t0 = std::chrono::steady_clock::now();
+    score_one(*b, *m, st, 0);
+    const bool quick = std::chrono::steady_clock::now() - t0 < delay / 2;
+    score_one(*b, *m, st, 1);
+    // Time alone begins nothing: only a submit does.
+    std::this_thread::sleep_for(delay);
+    if (quick) { // else the second submit may have come after the delay
+        EXPECT_EQ(made, 0);
+    }
+    score_one(*b, *m, st, 2); // begins the making, if the second submit did not
+    // Ready, or (where the second submit began it) handed over already.
+    const auto switched = [&] { return b->name() == "cpu"; };
+    for (int t = 0; t < 20000 && !b->handover_ready() && !switched(); t++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_TRUE(b->handover_ready() || switched());
+    EXPECT_EQ(made, 1);
+    score_one(*b, *m, st, 3); // on the next backend
+    EXPECT_TRUE(switched());
+}
+
+// With one, a stream that ends within it never makes the next backend.
+TEST(Handover, NoMakingForAStreamWithinTheDelay)
+{
+    const Stream &st = stream(0);
+    auto m = metrics(st);
+    std::atomic<int> made{0};
+    {
+        auto b = make_handover_backend(*m, make_cpu_backend(*m, 2, 4), counting_maker(*m, made), [] {},
+                                       Logger(), true, std::chrono::hours(1));
+        for (unsigned i = 0; i < 3; i++)
+            score_one(*b, *m, st, i);
+        EXPECT_FALSE(b->handover_ready());
+        EXPECT_EQ(b->name(), "cpu while the GPU starts");
+    }
+    EXPECT_EQ(made, 0);
 }
 
 // What the next backend logs: while it is made, kept and logged on the
@@ -297,22 +366,15 @@ TEST(Handover, NextBackendsMessagesReachTheCallersLog)
         return std::unique_ptr<Backend>(new Talking(*m, l));
     };
     auto b = make_handover_backend(*m, make_cpu_backend(*m, 2, 4), make, [&gate] { gate.wake(); },
-                                   Logger(testfx::collect_log, &log, VMAFHIP_LOG_DEBUG), true);
-    std::string err;
-    std::vector<uint8_t> accum(m->accum_bytes);
-    auto score = [&](unsigned i) {
-        ASSERT_EQ(b->submit(testfx::view_of(m->g, st.ref[i], st.dis[i], m->planes, i), true, kNotLent, &err), 0)
-            << err;
-        ASSERT_EQ(b->collect(true, accum.data(), &err), 0) << err;
-    };
-    score(0); // on the first backend
+                                   Logger(testfx::collect_log, &log, VMAFHIP_LOG_DEBUG), true, kNow);
+    score_one(*b, *m, st, 0); // on the first backend
     gate.release();
     for (int t = 0; t < 20000 && !b->handover_ready(); t++)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     ASSERT_TRUE(b->handover_ready());
     EXPECT_TRUE(log.lines.empty()); // nothing from the making thread yet
-    score(1);
-    score(2);
+    score_one(*b, *m, st, 1);
+    score_one(*b, *m, st, 2);
     const std::vector<std::string> want = {"made\n",
                                            "frames 0 to 0 scored on cpu while the GPU starts; cpu from frame 1 on\n",
                                            "frame 1\n", "frame 2\n"};
@@ -370,7 +432,7 @@ TEST(Handover, LentPicturesMoveToTheNextBackendsMemory)
         late = b->mem;
         return std::unique_ptr<Backend>(std::move(b));
     };
-    auto b = make_handover_backend(*m, std::move(first), make, [&gate] { gate.wake(); }, Logger(), true);
+    auto b = make_handover_backend(*m, std::move(first), make, [&gate] { gate.wake(); }, Logger(), true, kNow);
     auto pool = std::make_shared<LentPictures>(b->host_memory(), m->g);
     VmafHipLentPicture p1, p2;
     ASSERT_EQ(pool->borrow(1, &p1), 0);
