@@ -28,26 +28,14 @@
 
 #include "base/thread_pool.h"
 #include "extractors/adm.h"
+#include "tests/common/bits.h"
 #include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
 
 using namespace vmafhip;
+using testfx::bits;
 
 namespace {
-
-uint64_t bits(double v)
-{
-    uint64_t u;
-    std::memcpy(&u, &v, sizeof(u));
-    return u;
-}
-
-uint32_t fbits(float v)
-{
-    uint32_t u;
-    std::memcpy(&u, &v, sizeof(u));
-    return u;
-}
 
 /// Scores of a run through the public API: names and one row per frame.
 struct Scores {
@@ -203,10 +191,10 @@ FrameView luma_view(const VmafHipPicture &ref, const VmafHipPicture &dis, int w,
 
 TEST(AdmOps, Constants)
 {
-    EXPECT_EQ(fbits(ADM_COS_1DEG_SQ), 0x3F7FEC0Au);
+    EXPECT_EQ(bits(ADM_COS_1DEG_SQ), 0x3F7FEC0Au);
     const double c = std::cos(3.14159265358979323846 / 180.0);
     EXPECT_EQ(ADM_COS_1DEG_SQ, static_cast<float>(c * c));
-    EXPECT_EQ(fbits(1.0f / 3.0f), 0x3EAAAAABu); // the powf exponent (§12.2)
+    EXPECT_EQ(bits(1.0f / 3.0f), 0x3EAAAAABu); // the powf exponent (§12.2)
 }
 
 TEST(AdmOps, BorderClog2Mirror)
@@ -301,9 +289,9 @@ TEST(AdmCsf, Mode0DefaultWeights)
     const uint32_t hv[4] = {0x3C8E63BA, 0x3D030286, 0x3D31A788, 0x3D3B140B};
     const uint32_t d[4] = {0x3BC106AA, 0x3C6A46A3, 0x3CC7DC06, 0x3D0041C9};
     for (int l = 0; l < 4; l++) {
-        EXPECT_EQ(fbits(rf[l][ADM_H]), hv[l]) << l;
-        EXPECT_EQ(fbits(rf[l][ADM_V]), hv[l]) << l;
-        EXPECT_EQ(fbits(rf[l][ADM_D]), d[l]) << l;
+        EXPECT_EQ(bits(rf[l][ADM_H]), hv[l]) << l;
+        EXPECT_EQ(bits(rf[l][ADM_V]), hv[l]) << l;
+        EXPECT_EQ(bits(rf[l][ADM_D]), d[l]) << l;
     }
     // The formula's scale-0 values, which libvmaf does NOT use at 3240 (§5.3).
     EXPECT_EQ(static_cast<uint16_t>(rf[0][ADM_H] * std::pow(2.0, 21)), 36451);

@@ -18,6 +18,7 @@
 #include "base/thread_pool.h"
 #include "extractors/motion_cpu_rows.h"
 #include "extractors/psnr_cpu_rows.h"
+#include "tests/common/avx2_kernels.h"
 #include "tests/common/test_planes.h"
 
 using namespace vmafhip;
@@ -35,19 +36,6 @@ std::vector<int16_t> random_row(size_t n, int lo, int hi, std::mt19937 &rng)
     }
     return v;
 }
-
-/// A test of the AVX2 table K (k) against the plain one (plain); skipped
-/// where avx2() gives none.
-template <typename K, const K *(*avx2)(), const K &(*scalar)()> class Avx2Kernels : public testing::Test {
-protected:
-    void SetUp() override
-    {
-        if (!avx2())
-            GTEST_SKIP() << "no AVX2 here (CPU or build)";
-    }
-    const K &k = avx2() ? *avx2() : scalar();
-    const K &plain = scalar();
-};
 
 using MotionAvx2 = Avx2Kernels<MotionKernels, motion_kernels_avx2, motion_kernels_scalar>;
 using PsnrAvx2 = Avx2Kernels<PsnrKernels, psnr_kernels_avx2, psnr_kernels_scalar>;

@@ -16,10 +16,12 @@
 #include "base/thread_pool.h"
 #include "extractors/ssim.h"
 #include "kernels/ssim_ops.h"
+#include "tests/common/bits.h"
 #include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
 
 using namespace vmafhip;
+using testfx::bits;
 
 namespace {
 
@@ -354,13 +356,6 @@ ApiResult run_api_pairs(const std::vector<Pair> &pairs, const std::string &spec 
 double mean_of(double sum, int mw, int mh)
 {
     return static_cast<float>(sum / static_cast<double>(mw * mh));
-}
-
-uint32_t bits(float f)
-{
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
 }
 
 } // namespace

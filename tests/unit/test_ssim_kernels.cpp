@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <random>
 #include <vector>
 
 #include "base/thread_pool.h"
 #include "extractors/ssim_cpu_rows.h"
+#include "tests/common/avx2_kernels.h"
 #include "tests/common/bits.h"
 #include "tests/common/test_planes.h"
 
@@ -22,23 +22,7 @@ using namespace testfx;
 
 namespace {
 
-uint32_t fbits(float v)
-{
-    uint32_t u;
-    std::memcpy(&u, &v, sizeof u);
-    return u;
-}
-
-class SsimAvx2 : public testing::Test {
-protected:
-    void SetUp() override
-    {
-        if (!ssim_kernels_avx2())
-            GTEST_SKIP() << "no AVX2 here (CPU or build)";
-    }
-    const SsimKernels &k = ssim_kernels_avx2() ? *ssim_kernels_avx2() : ssim_kernels_scalar();
-    const SsimKernels &plain = ssim_kernels_scalar();
-};
+using SsimAvx2 = Avx2Kernels<SsimKernels, ssim_kernels_avx2, ssim_kernels_scalar>;
 
 /// n floats on the 8-bit scale (what the normalised planes hold): random,
 /// flat runs, and the ends of the range.
@@ -75,7 +59,7 @@ TEST_F(SsimAvx2, HorizontalPass)
             plain.hpass(r.data(), d.data(), n, pw);
             k.hpass(r.data(), d.data(), n, pg);
             for (size_t i = 0; i < want.size(); i++)
-                ASSERT_EQ(fbits(got[i]), fbits(want[i])) << "n " << n << ", element " << i;
+                ASSERT_EQ(bits(got[i]), bits(want[i])) << "n " << n << ", element " << i;
         }
 }
 
