@@ -4,8 +4,9 @@
 // and the GPU backend, made on a thread of its own, takes over at the first
 // submit after it is ready. Its making begins once the stream has lasted a
 // little (kGpuStartAfter): a process that ends while the driver starts
-// waits for that start, so a clip that is over by then never starts it. Both backends give the same accumulators (they
-// are bit-exact), so the scores do not depend on where the handover falls.
+// waits for that start, so a clip that is over by then never starts it.
+// Both backends give the same accumulators (they are bit-exact), so the
+// scores do not depend on where the handover falls.
 // The taker-over starts at that frame with the reference lumas of the frames
 // before it (motion reads them), which this side keeps while it scores.
 //

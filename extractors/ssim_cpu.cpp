@@ -58,13 +58,16 @@ void load_plane(const PlaneView &p, int f, int dw, int dh, float *out, ThreadPoo
             std::fill(cols.begin(), cols.end(), 0.0);
             for (int dy = lo; dy <= hi; dy++) {
                 const T *r = p.row<T>(ssim_mirror(y * f + dy, p.h));
-                for (int i = 0; i < first; i++)
+                const auto mirrored = [&](int i) {
                     cols[i] = ssim_decimate_acc(cols[i], ssim_normalise(r[ssim_mirror(i + lo, p.w)], BPC), k);
+                };
+                for (int i = 0; i < first; i++)
+                    mirrored(i);
                 const T *in = r + lo;
                 for (int i = first; i < last; i++)
                     cols[i] = ssim_decimate_acc(cols[i], ssim_normalise(in[i], BPC), k);
                 for (int i = last; i < span; i++)
-                    cols[i] = ssim_decimate_acc(cols[i], ssim_normalise(r[ssim_mirror(i + lo, p.w)], BPC), k);
+                    mirrored(i);
             }
             float *o = out + static_cast<size_t>(y) * dw;
             for (int x = 0; x < dw; x++) {

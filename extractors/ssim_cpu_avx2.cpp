@@ -22,17 +22,22 @@ namespace {
 using F = __m256;  // 8 floats
 using D = __m256d; // 4 doubles
 
-/// The 8 floats of a widened to two halves of 4 doubles, added to acc.
+/// The low and the high 4 floats of v, widened to double (exactly).
+VMAFHIP_AVX2 inline D lo(F v) { return _mm256_cvtps_pd(_mm256_castps256_ps128(v)); }
+VMAFHIP_AVX2 inline D hi(F v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)); }
+
+/// Double sums of 8 outputs, as two halves of 4.
 struct Acc {
     D lo, hi;
 };
 
 VMAFHIP_AVX2 inline Acc acc_zero() { return Acc{_mm256_setzero_pd(), _mm256_setzero_pd()}; }
 
+/// The 8 floats of v, widened, added to a.
 VMAFHIP_AVX2 inline Acc acc_add(Acc a, F v)
 {
-    a.lo = _mm256_add_pd(a.lo, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
-    a.hi = _mm256_add_pd(a.hi, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
+    a.lo = _mm256_add_pd(a.lo, lo(v));
+    a.hi = _mm256_add_pd(a.hi, hi(v));
     return a;
 }
 
@@ -84,14 +89,12 @@ VMAFHIP_AVX2 inline F zero_below(F v)
     return _mm256_andnot_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ), v);
 }
 
-VMAFHIP_AVX2 inline D lo(F v) { return _mm256_cvtps_pd(_mm256_castps256_ps128(v)); }
-VMAFHIP_AVX2 inline D hi(F v) { return _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)); }
-
-/// ssim_pixel of 4 pixels, from the float terms widened to double (half h).
+/// The terms of 4 pixels that ssim_pixel uses in double, widened from its floats.
 struct PixelTerms {
     D mu1, mu2, sd, l_den, c_den, s;
 };
 
+/// The double part of ssim_pixel for 4 pixels: l, c, s and ssim into out at x.
 VMAFHIP_AVX2 inline void pixel4(const PixelTerms &t, const SsimPixelRow &out, int x)
 {
     const D two = _mm256_set1_pd(2.0);

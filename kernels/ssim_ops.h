@@ -103,9 +103,9 @@ VMAFHIP_HD double ssim_decimate_acc(double acc, float sample, float weight)
  * §4.3: one decimated sample at output (xo, yo) of a w x h plane of raw
  * samples (T = uint8_t/uint16_t, normalised with bpc) or of floats (bpc 8).
  * f x f box centred on the anchor (xo*f, yo*f), rows outer, columns inner,
- * taps summed in double in that order, rounded to float once. A caller may
- * loop differently (the CPU runs a whole row of outputs per tap) as long as
- * each output sees its taps in this order through ssim_decimate_acc().
+ * taps summed in double in that order, rounded to float once. The double
+ * sum is exact in any order (docs/ssim.md §4.3), so a caller may add the
+ * products differently (the CPU adds source rows column by column first).
  * @param stride row stride in elements of T (may be negative)
  */
 template <typename T>
