@@ -98,7 +98,11 @@ void log_cpu_fallback(const Logger &log, const std::string &why);
 /// Frames in flight on the GPU when the settings leave it open.
 constexpr int kDefaultGpuDepth = 4;
 
-/// The CPU reference backend; depth > 1 scores on a worker thread.
+/// The CPU reference backend on `threads` threads (0: one per core). depth
+/// (frames in flight) 1 scores inside submit(), above 1 on frame workers
+/// that score several frames at once (one per two threads, up to depth);
+/// 0 picks: 1 with one thread, else a frame per worker and two more, at
+/// most kMaxQueueDepth.
 std::unique_ptr<Backend> make_cpu_backend(const Metrics &m, int threads, int depth);
 
 /// The GPU backend, on device s.device (started by gpu_start() or here).

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <new>
+#include <system_error>
 
 #include "core/gpu_start.h"
 #include "core/options.h"
@@ -268,6 +269,9 @@ extern "C" int vmafhip_open(VmafHipContext **ctx, const VmafHipSettings *s)
     } catch (const std::bad_alloc &) {
         ret = -ENOMEM;
         msg = "out of host memory while creating the context";
+    } catch (const std::system_error &e) {
+        ret = -ENOMEM; // threads are a resource like memory: none left
+        msg = std::string("cannot start the context's CPU threads: ") + e.what();
     }
     if (ret < 0) {
         context_fail(c, ret, msg);

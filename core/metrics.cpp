@@ -72,9 +72,9 @@ int check_settings(const VmafHipSettings &s, std::string *msg)
         *msg = strprintf("threads %d is not valid: accepted are 0 (one per core) to 1024", s.threads);
         return -EINVAL;
     }
-    if (s.queue_depth < 0 || s.queue_depth > 16) {
-        *msg = strprintf("queue_depth %d is not valid: accepted are 0 (automatic) to 16",
-                         s.queue_depth);
+    if (s.queue_depth < 0 || s.queue_depth > kMaxQueueDepth) {
+        *msg = strprintf("queue_depth %d is not valid: accepted are 0 (automatic) to %d",
+                         s.queue_depth, kMaxQueueDepth);
         return -EINVAL;
     }
     if (s.gpu_wait != 0 && s.gpu_wait != 1) {

@@ -17,6 +17,9 @@
 
 namespace vmafhip {
 
+/// Most frames in flight a context's settings may ask for (queue_depth).
+constexpr int kMaxQueueDepth = 16;
+
 /// Start of every frame's accumulator block; the extractors' blocks follow.
 struct FrameHeader {
     uint32_t max_sample; ///< largest sample of every plane read (range check above 8 bits)

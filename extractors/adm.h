@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/scratch_pool.h"
 #include "extractors/extractor.h"
 #include "kernels/adm_ops.h"
 
@@ -57,7 +58,8 @@ public:
     void names(std::vector<std::string> *out) const override;
     size_t accum_bytes() const override { return sizeof(AdmAccum); }
     /// CPU reference: exact accumulators of one frame (luma only); reuses
-    /// scratch kept in the instance. Results do not depend on the pool's size.
+    /// scratch kept in the instance, one per call running at once. Results
+    /// do not depend on the pool's size.
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
 
@@ -73,9 +75,9 @@ private:
     std::string suffix_;
     AdmParams p_;
     float rf_[4][3];
-    /// CPU scratch, allocated by the first cpu() call and reused (one frame
-    /// at a time per instance).
-    mutable std::shared_ptr<AdmCpuBuffers> cpu_;
+    /// CPU scratch: made by the cpu() calls that find none free, reused by
+    /// later ones.
+    mutable ScratchPool<AdmCpuBuffers> cpu_;
 };
 
 } // namespace vmafhip

@@ -183,9 +183,8 @@ void Adm::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
     // The table is picked once: AVX2 where the CPU has it (same integers).
     static const AdmKernels &k = adm_kernels_avx2() ? *adm_kernels_avx2() : adm_kernels_scalar();
-    if (!cpu_)
-        cpu_ = std::make_shared<AdmCpuBuffers>(p_);
-    run(k, p_, f, *cpu_, pool, static_cast<AdmAccum *>(accum));
+    const auto buf = cpu_.take([&] { return std::make_shared<AdmCpuBuffers>(p_); });
+    run(k, p_, f, *buf, pool, static_cast<AdmAccum *>(accum));
 }
 
 } // namespace vmafhip

@@ -131,7 +131,9 @@ public:
     /// Bytes of the per-frame accumulator block (POD, 8-byte aligned fields).
     virtual size_t accum_bytes() const = 0;
     /// CPU reference: the accumulators of frame f into accum (accum_bytes()).
-    /// Called for one frame at a time, in frame order.
+    /// Frames may come in any order, and several at once from different
+    /// threads, each call with a pool of its own: all a call keeps is
+    /// scratch of its own while it runs.
     virtual void cpu(const FrameView &f, void *accum, ThreadPool &pool) const = 0;
 
     /// Scores of frame `index` from its accumulators, in names() order.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/scratch_pool.h"
 #include "extractors/extractor.h"
 #include "kernels/vif_ops.h"
 
@@ -60,8 +61,8 @@ public:
 
     void names(std::vector<std::string> *out) const override;
     size_t accum_bytes() const override { return sizeof(VifAccum); }
-    /// CPU reference (vif_cpu.cpp). Not reentrant for one Vif (it reuses the
-    /// Vif's scratch); results do not depend on the pool's size.
+    /// CPU reference (vif_cpu.cpp); reuses scratch kept in the instance, one
+    /// per call running at once. Results do not depend on the pool's size.
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
 
@@ -76,9 +77,9 @@ private:
     Geometry g_;
     std::string suffix_;
     VifParams p_;
-    /// CPU scratch, allocated by the first cpu() call and reused. Backends
-    /// run one frame at a time per instance on the CPU.
-    mutable std::shared_ptr<VifCpuScratch> cpu_;
+    /// CPU scratch: made by the cpu() calls that find none free, reused by
+    /// later ones.
+    mutable ScratchPool<VifCpuScratch> cpu_;
 };
 
 } // namespace vmafhip

@@ -184,9 +184,8 @@ VifRowsFactory vif_rows_best()
 
 void Vif::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    if (!cpu_)
-        cpu_ = std::make_shared<VifCpuScratch>(p_, vif_rows_best());
-    run_frame(p_, f, *cpu_, pool, static_cast<VifAccum *>(accum));
+    const auto scratch = cpu_.take([&] { return std::make_shared<VifCpuScratch>(p_, vif_rows_best()); });
+    run_frame(p_, f, *scratch, pool, static_cast<VifAccum *>(accum));
 }
 
 void vif_cpu_run(const Vif &v, const FrameView &f, VifRowsFactory rows, ThreadPool &pool, VifAccum *acc)

@@ -119,9 +119,11 @@ typedef struct VmafHipSettings {
     enum VmafHipBackend backend; ///< (default auto)
     int device;                ///< GPU index, >= 0 (default 0)
     int threads;               ///< CPU threads, 0 = one per core (default 0)
-    int queue_depth;           ///< frames in flight, 1..16; 0 = automatic: 4 on the GPU, 1 on
-                               ///< the CPU (scored inside submit); above 1 the CPU scores on a
-                               ///< worker thread (default 0)
+    int queue_depth;           ///< frames in flight, 1..16; 0 = automatic: 4 on the GPU; on the
+                               ///< CPU 1 with one thread, else threads / 2 + 2 (at most 16). On
+                               ///< the CPU, 1 scores inside submit with every thread on the
+                               ///< frame; above 1, frames are scored several at once on worker
+                               ///< threads, one frame per two threads up to the depth (default 0)
     enum VmafHipLogLevel log_level; ///< messages above this level are dropped (default info)
     VmafHipLogCallback log_callback; ///< NULL = print to stderr (default NULL)
     void *log_cookie;          ///< passed to log_callback

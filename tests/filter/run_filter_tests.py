@@ -1019,8 +1019,10 @@ def test_range_error(t):
     message, mid-stream (N=2) as in the last frame (N=5): the frames output are the first
     ones, in order, none twice, through frame N at least; those before N-1 carry the
     golden's scores, the later ones none; no "VMAF score" line. Frames in flight (the shim)
-    change no output frame (on a GPU, where the break is seen when the bad frame's results
-    come back, one more frame may pass before it); a frame whose scores were still in flight when the stream broke
+    change no output frame (where frames are scored while the filter goes on, on a GPU or on
+    the CPU's frame workers, the break is seen when the bad frame's results come back, so one
+    more frame may pass before it; on the CPU with queue_depth=1, run too, the break comes at
+    the same frame every run); a frame whose scores were still in flight when the stream broke
     leaves without them (the library completes no frame once the stream is broken). One
     limit: when the stream breaks after both inputs have ended, with frames in flight, the
     frames reach ffmpeg's output only if no filter stands between libvmaf_hip and it (ffmpeg
@@ -1052,14 +1054,15 @@ def test_range_error(t):
             f'no motion: no count at the end; stderr:\n{r.stderr[-1500:]}')
 
     vg = valgrind(t)
-    for n in (2, 5):
+    for n, depth in [(n, d) for n in (2, 5) for d in ('', 'queue_depth=1')[:2 if BACKEND == 'cpu' else 1]]:
         bad = bad_copy(n)
         msg = f'frame {n}: sample value 65535 is above the 10-bit maximum 1023'
+        graph = f'[0:v][1:v]{t.filt(depth)}[o0]'
         outs = []
         for env in (None, {'LD_PRELOAD': t.shim, 'VMAFHIP_SHIM_DELAY': '-1'}):
-            (frames,), r = t.score(bad.input() + p.ref.input(), f'[0:v][1:v]{t.filt()}[o0]',
-                                   expect_ok=False, env=env, wrapper=vg if (vg and n == 2 and not env) else ())
-            what = f'model, bad frame {n}' + (', frames in flight' if env else '')
+            (frames,), r = t.score(bad.input() + p.ref.input(), graph, expect_ok=False, env=env,
+                                   wrapper=vg if (vg and n == 2 and not env and not depth) else ())
+            what = f'model, bad frame {n}' + (f', {depth}' if depth else '') + (', frames in flight' if env else '')
             t.check(r.returncode not in (0, 99), f'{what}: exit status {r.returncode}')
             t.check(msg in r.stderr and 'the stream cannot be scored' in r.stderr and
                     'The stream could not be scored' in r.stderr,
@@ -1068,7 +1071,7 @@ def test_range_error(t):
             if env and n == 5:
                 # Broken after the inputs ended: the frames leave the filter but ffmpeg
                 # drops those still in the graph (here: in the metadata filter) at the error.
-                frames = direct_output(t, bad.input() + p.ref.input(), f'[0:v][1:v]{t.filt()}[o0]', env)
+                frames = direct_output(t, bad.input() + p.ref.input(), graph, env)
             t.check([f['pts'] for f in frames] == pts[:len(frames)] and len(frames) > n,
                     f'{what}: output pts {[f["pts"] for f in frames]}, expected frames 0..{n} at least')
             if env and n == 5:
@@ -1081,15 +1084,16 @@ def test_range_error(t):
             t.check(not any(f.get('tags') for f in frames[n - 1:]),
                     f'{what}: frames from {n - 1} on should be unscored: {[f["n"] for f in frames if f.get("tags")]}')
             outs.append([(f['pts'], f['crc']) for f in frames])
-        # On the CPU the break comes at the same frame every run. On a GPU it is seen when
-        # the bad frame's results come back, so ffmpeg may have passed one more frame by
-        # then: every frame output must still be the same, through frame n at least.
-        common = min(len(outs[0]), len(outs[1])) if BACKEND == 'hip' else max(len(outs[0]), len(outs[1]))
+        # With one frame in flight the break comes at the same frame every run. With more it
+        # is seen when the bad frame's results come back, so ffmpeg may have passed one more
+        # frame by then: every frame output must still be the same, through frame n at least.
+        same_length = BACKEND == 'cpu' and depth == 'queue_depth=1'
+        common = max(len(outs[0]), len(outs[1])) if same_length else min(len(outs[0]), len(outs[1]))
         t.check(outs[0][:common] == outs[1][:common] and len(outs[0]) > n and len(outs[1]) > n and
-                (BACKEND == 'hip' or len(outs[0]) == len(outs[1])),
-                f'model, bad frame {n}: frames in flight change the output '
+                (not same_length or len(outs[0]) == len(outs[1])),
+                f'model, bad frame {n}{", " + depth if depth else ""}: frames in flight change the output '
                 f'({len(outs[0])} and {len(outs[1])} frames)')
-        print(f'bad frame {n}: {len(outs[0])} frames output')
+        print(f'bad frame {n}{" " + depth if depth else ""}: {len(outs[0])} frames output')
     if vg:
         print('valgrind on the error path: clean')
 
