@@ -61,6 +61,20 @@ public:
     /// @return 0 or a negative errno with *err set.
     virtual int submit(const FrameView &f, bool scored, void *const fence[2], std::string *err) = 0;
 
+    /// submit() for pictures the caller keeps unchanged until this frame is
+    /// collected, or until abandon() or the backend's end: the backend may
+    /// read them after this returns, off the caller's thread. By default they
+    /// are read before it returns, as by submit().
+    virtual int submit_kept(const FrameView &f, bool scored, void *const fence[2], std::string *err)
+    {
+        return submit(f, scored, fence, err);
+    }
+
+    /// The stream has failed and the frames in flight will not be collected:
+    /// once this returns, no picture given to submit_kept() is read any more
+    /// (the frames not read yet fail when collected).
+    virtual void abandon() {}
+
     /// Start the stream at frame `index` instead of 0 (before any submit):
     /// the frames before it were scored by another backend. prev[k] is the
     /// reference luma of frame index-1-k, for k < n = min(lookbehind, index).

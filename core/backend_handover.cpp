@@ -150,28 +150,19 @@ public:
 
     int submit(const FrameView &f, bool scored, void *const fence[2], std::string *err) override
     {
-        if (!making_) {
-            const auto now = std::chrono::steady_clock::now();
-            if (!first_frames_)
-                first_submit_ = now;
-            else if (now - first_submit_ >= start_after_)
-                start_making();
-        }
-        if (handover_ready()) {
-            const int ret = hand_over(f.index, err);
-            if (ret < 0)
-                return ret;
-        }
+        return submit_to(f, scored, fence, false, err);
+    }
+
+    // The CPU reads kept pictures before it returns anyway (it copies them).
+    int submit_kept(const FrameView &f, bool scored, void *const fence[2], std::string *err) override
+    {
+        return submit_to(f, scored, fence, true, err);
+    }
+
+    void abandon() override
+    {
         if (switched_)
-            return next_->submit(f, scored, fence, err);
-        const int ret = first_->submit(f, scored, fence, err);
-        if (ret < 0)
-            return ret;
-        if (!history_.empty())
-            history_[f.index % history_.size()].assign(f.ref[0], m_.g.bytes_per_sample(),
-                                                       m_.g.sample_shift());
-        first_frames_++;
-        return 0;
+            next_->abandon();
     }
 
     std::shared_ptr<HostMemory> host_memory() const override { return memory_; }
@@ -195,6 +186,34 @@ public:
     bool stats(BackendStats *out) const override { return switched_ && next_->stats(out); }
 
 private:
+    // Frame f to the backend that scores it now, after starting the next
+    // one's making or handing over to it when due.
+    int submit_to(const FrameView &f, bool scored, void *const fence[2], bool kept, std::string *err)
+    {
+        if (!making_) {
+            const auto now = std::chrono::steady_clock::now();
+            if (!first_frames_)
+                first_submit_ = now;
+            else if (now - first_submit_ >= start_after_)
+                start_making();
+        }
+        if (handover_ready()) {
+            const int ret = hand_over(f.index, err);
+            if (ret < 0)
+                return ret;
+        }
+        if (switched_)
+            return kept ? next_->submit_kept(f, scored, fence, err) : next_->submit(f, scored, fence, err);
+        const int ret = first_->submit(f, scored, fence, err);
+        if (ret < 0)
+            return ret;
+        if (!history_.empty())
+            history_[f.index % history_.size()].assign(f.ref[0], m_.g.bytes_per_sample(),
+                                                       m_.g.sample_shift());
+        first_frames_++;
+        return 0;
+    }
+
     // The next backend's making, on a thread of its own.
     void start_making()
     {

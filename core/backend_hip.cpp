@@ -19,13 +19,17 @@
 // (events), and the ring has that many slots more than frames in flight, so
 // a slot is reused only after every frame that reads it has finished.
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 #include "base/device_copy.h"
+#include "base/task_thread.h"
 #include "base/thread_pool.h"
 #include "core/backend.h"
 #include "core/gpu_check.h"
@@ -117,6 +121,8 @@ public:
     const std::string &name() const override { return name_; }
     int depth() const override { return depth_; }
     int submit(const FrameView &f, bool scored, void *const fence[2], std::string *err) override;
+    int submit_kept(const FrameView &f, bool scored, void *const fence[2], std::string *err) override;
+    void abandon() override;
     int take_over(unsigned index, const PlaneView *prev, int n, std::string *err) override;
     std::shared_ptr<HostMemory> host_memory() const override
     {
@@ -147,9 +153,15 @@ private:
         hipGraphExec_t exec[2] = {}; ///< per Work
         GpuFrame frame{};
         double host_copy_ms = 0;
+        bool kept = false;           ///< staged on the stager thread (submit_kept)
+        uint64_t kept_task = 0;      ///< its task there
+        int kept_ret = 0;            ///< its outcome, once the task has ended
+        std::string kept_err;
     };
 
     int create_slot(Slot &s, std::string *err);
+    /// Frame i's copies and launches into its slot.
+    int enqueue_frame(unsigned i, const FrameView &f, bool scored, void *const fence[2], std::string *err);
     int enqueue_kernels(Slot &s, Work work, std::string *err);
     int capture_graph(Slot &s, Work work, std::string *err);
     void stage_on_host(Slot &s, const FrameView &f, const bool staged[2]);
@@ -180,10 +192,16 @@ private:
     std::vector<Slot> slots_;
     unsigned head_ = 0, tail_ = 0;   ///< next frame to submit / to collect
     BackendStats stats_;
+    /// Stages kept frames (submit_kept) off the caller's thread; made by the
+    /// first, ended first by the destructor.
+    std::unique_ptr<TaskThread> stager_;
+    uint64_t queued_kept_ = 0;             ///< tasks queued on stager_
+    std::atomic<bool> kept_failed_{false}; ///< a kept frame failed: read no later one
 };
 
 HipBackend::~HipBackend()
 {
+    stager_.reset(); // no task may run while the slots go
     if (slots_.empty() && constants_.empty())
         return; // nothing made on the device (the device may still be starting)
     (void)hipSetDevice(dev_.index);
@@ -444,8 +462,60 @@ int HipBackend::copy_direct(Slot &s, const FrameView &f, int pic, std::string *e
 
 int HipBackend::submit(const FrameView &f, bool scored, void *const fence[2], std::string *err)
 {
-    GPU_TRY(hipSetDevice(dev_.index));
+    // After the kept frames queued before it: the slots are filled in order.
+    if (stager_)
+        stager_->wait_ended(queued_kept_);
     Slot &s = slots_[head_ % slots_.size()];
+    s.kept = false;
+    const int ret = enqueue_frame(head_, f, scored, fence, err);
+    if (ret < 0)
+        return ret;
+    head_++;
+    return 0;
+}
+
+// The frame is staged on the stager thread; its outcome waits in the slot
+// for collect(). After a failure the later frames are not read at all.
+int HipBackend::submit_kept(const FrameView &f, bool scored, void *const fence[2], std::string *err)
+{
+    Slot &s = slots_[head_ % slots_.size()];
+    s.kept = true;
+    s.kept_ret = -ECANCELED;
+    s.kept_err.clear();
+    const unsigned i = head_;
+    const std::array<void *, 2> fences{fence[0], fence[1]};
+    try {
+        if (!stager_)
+            stager_ = std::make_unique<TaskThread>();
+        s.kept_task = stager_->queue([this, i, f, scored, fences] {
+            Slot &k = slots_[i % slots_.size()];
+            if (kept_failed_.load(std::memory_order_relaxed))
+                return;
+            k.kept_ret = enqueue_frame(i, f, scored, fences.data(), &k.kept_err);
+            if (k.kept_ret < 0)
+                kept_failed_.store(true, std::memory_order_relaxed);
+        });
+    } catch (const std::system_error &) {
+        // No thread for it: staged here instead.
+        s.kept = false;
+        return submit(f, scored, fence, err);
+    }
+    queued_kept_ = s.kept_task + 1;
+    head_++;
+    return 0;
+}
+
+void HipBackend::abandon()
+{
+    if (stager_)
+        stager_->abandon();
+}
+
+int HipBackend::enqueue_frame(unsigned i, const FrameView &f, bool scored, void *const fence[2],
+                              std::string *err)
+{
+    GPU_TRY(hipSetDevice(dev_.index));
+    Slot &s = slots_[i % slots_.size()];
     const Work work = scored ? ALL : EVERY_FRAME;
     // Pictures staged on the host: not lent, and pinned staging available.
     const bool staged[2] = {s.host && !fence[0], s.host && !fence[1]};
@@ -482,8 +552,8 @@ int HipBackend::submit(const FrameView &f, bool scored, void *const fence[2], st
     }
     GPU_TRY(hipEventRecord(s.copied, s.stream));
     // Earlier reference pictures this frame reads: their copies must be done.
-    for (int k = 0; k < m_.lookbehind && head_ > static_cast<unsigned>(k); k++)
-        GPU_TRY(hipStreamWaitEvent(s.stream, slots_[(head_ - 1 - k) % slots_.size()].copied, 0));
+    for (int k = 0; k < m_.lookbehind && i > static_cast<unsigned>(k); k++)
+        GPU_TRY(hipStreamWaitEvent(s.stream, slots_[(i - 1 - k) % slots_.size()].copied, 0));
     if (s.exec[work]) {
         GPU_TRY(hipGraphLaunch(s.exec[work], s.stream));
     } else {
@@ -493,7 +563,6 @@ int HipBackend::submit(const FrameView &f, bool scored, void *const fence[2], st
             return ret;
     }
     GPU_TRY(hipEventRecord(s.done, s.stream));
-    head_++;
     return 0;
 }
 
@@ -518,8 +587,21 @@ int HipBackend::take_over(unsigned, const PlaneView *prev, int n, std::string *e
 
 int HipBackend::collect(bool wait, uint8_t *accum, std::string *err)
 {
-    GPU_TRY(hipSetDevice(dev_.index));
     Slot &s = slots_[tail_ % slots_.size()];
+    if (s.kept) {
+        if (!wait && !stager_->ended(s.kept_task + 1))
+            return -EAGAIN;
+        stager_->wait_ended(s.kept_task + 1);
+        if (s.kept_ret == -ECANCELED) {
+            *err = strprintf("frame %u was not scored: the stream failed before it", tail_);
+            return -ECANCELED;
+        }
+        if (s.kept_ret < 0) {
+            *err = s.kept_err;
+            return s.kept_ret;
+        }
+    }
+    GPU_TRY(hipSetDevice(dev_.index));
     if (!wait) {
         const hipError_t q = hipEventQuery(s.done);
         if (q == hipErrorNotReady)

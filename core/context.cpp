@@ -111,7 +111,7 @@ int collect_one(VmafHipContext *c, bool wait)
     if (ret == -EAGAIN)
         return ret;
     if (ret < 0) {
-        c->fatal = ret;
+        context_set_fatal(c, ret);
         return context_fail(c, ret, err);
     }
     const unsigned i = c->collected++;
@@ -126,7 +126,7 @@ int collect_one(VmafHipContext *c, bool wait)
         if (!m.temporal())
             return context_fail(c, 0, msg + ": this frame is not scored");
         // Motion compares neighbouring frames: their scores would depend on it.
-        c->fatal = -ERANGE;
+        context_set_fatal(c, -ERANGE);
         return context_fail(c, -ERANGE, msg + ": the scores of the frames next to it depend on "
                                               "it (motion), so the stream cannot be scored");
     }
@@ -152,6 +152,15 @@ void log_cpu_fallback(const Logger &log, const std::string &why)
     log.log(VMAFHIP_LOG_WARNING, "no GPU backend: %s; scoring on the CPU instead\n", why.c_str());
 }
 
+void context_set_fatal(VmafHipContext *c, int err) noexcept
+{
+    c->fatal = err;
+    // The caller may free the pictures it keeps for frames in flight once
+    // their scores come back, with this error.
+    if (c->backend)
+        c->backend->abandon();
+}
+
 int context_fail(VmafHipContext *c, int ret, const std::string &msg)
 {
     c->last_error = msg;
@@ -162,7 +171,7 @@ int context_fail(VmafHipContext *c, int ret, const std::string &msg)
 int context_out_of_memory(VmafHipContext *c, const char *during, bool fatal) noexcept
 {
     if (fatal)
-        c->fatal = -ENOMEM;
+        context_set_fatal(c, -ENOMEM);
     try {
         return context_fail(c, -ENOMEM, std::string("out of host memory ") + during);
     } catch (const std::bad_alloc &) {
@@ -293,8 +302,10 @@ extern "C" void vmafhip_close(VmafHipContext **ctx)
     *ctx = nullptr;
 }
 
-extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
-                              const VmafHipPicture *ref)
+namespace {
+
+// vmafhip_submit() and vmafhip_submit_kept().
+int submit_pair(VmafHipContext *c, const VmafHipPicture *dis, const VmafHipPicture *ref, bool kept)
 {
     if (!c)
         return -EINVAL;
@@ -337,13 +348,30 @@ extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
             c->first_submit = std::chrono::steady_clock::now();
         c->rows.add();
         c->status.push_back(FRAME_IN_FLIGHT);
-        if ((ret = c->backend->submit(f, c->metrics.scored(f.index), fence, &msg)) < 0) {
+        const bool scored = c->metrics.scored(f.index);
+        ret = kept ? c->backend->submit_kept(f, scored, fence, &msg)
+                   : c->backend->submit(f, scored, fence, &msg);
+        if (ret < 0) {
             c->status.back() = ret;
-            c->fatal = ret;
+            context_set_fatal(c, ret);
             return context_fail(c, ret, msg);
         }
         return static_cast<int>(c->submitted() - 1);
     });
+}
+
+} // namespace
+
+extern "C" int vmafhip_submit(VmafHipContext *c, const VmafHipPicture *dis,
+                              const VmafHipPicture *ref)
+{
+    return submit_pair(c, dis, ref, false);
+}
+
+extern "C" int vmafhip_submit_kept(VmafHipContext *c, const VmafHipPicture *dis,
+                                   const VmafHipPicture *ref)
+{
+    return submit_pair(c, dis, ref, true);
 }
 
 extern "C" int vmafhip_picture_borrow(VmafHipContext *c, int align, VmafHipLentPicture *pic)

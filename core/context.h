@@ -58,6 +58,10 @@ struct VmafHipContext {
 
 namespace vmafhip {
 
+/// The context becomes unusable with err: every later call returns it, and
+/// the backend reads no kept picture any more (Backend::abandon()).
+void context_set_fatal(VmafHipContext *c, int err) noexcept;
+
 /// Log an error, keep it as the context's last error, return ret.
 int context_fail(VmafHipContext *c, int ret, const std::string &msg);
 

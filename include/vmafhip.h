@@ -289,6 +289,20 @@ VMAFHIP_API int vmafhip_submit(VmafHipContext *ctx, const VmafHipPicture *dis,
                                const VmafHipPicture *ref);
 
 /**
+ * vmafhip_submit() for pictures the caller keeps: it returns without copying
+ * them, and the GPU backend copies them later on a thread of its own, so the
+ * caller's thread does not spend the copy (an FFmpeg filter holds decoded
+ * frames anyway until their scores come back). The planes of both pictures
+ * must stay valid and unchanged until this frame's scores have been read
+ * (vmafhip_frame_scores() returned anything but -EAGAIN for its index), or
+ * vmafhip_flush() or vmafhip_close() has returned. Same arguments and
+ * returns as vmafhip_submit(); the CPU backend copies them before it
+ * returns, as there.
+ */
+VMAFHIP_API int vmafhip_submit_kept(VmafHipContext *ctx, const VmafHipPicture *dis,
+                                    const VmafHipPicture *ref);
+
+/**
  * Borrow a picture of the context's size and format to fill and submit (see
  * VmafHipLentPicture). A picture whose planes lie in a borrowed block is
  * copied to the GPU asynchronously by vmafhip_submit(): after submitting it,

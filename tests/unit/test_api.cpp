@@ -4,9 +4,12 @@
 // rule. Built for the CPU (suite unit) and the GPU (suite gpu, TEST_BACKEND).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -87,7 +90,7 @@ struct Frame {
 
 TEST(Api, VersionAndStrerror)
 {
-    EXPECT_STREQ(vmafhip_version(), "2.3.0");
+    EXPECT_STREQ(vmafhip_version(), "2.4.0");
     EXPECT_STREQ(vmafhip_strerror(-EINVAL), "invalid argument");
     EXPECT_STREQ(vmafhip_strerror(-ENODEV), "no usable GPU");
     EXPECT_STREQ(vmafhip_strerror(-12345), "unknown error");
@@ -457,6 +460,70 @@ TEST(Api, SameScoresAtEveryQueueDepth)
             for (int k = 0; k < n; k++)
                 EXPECT_EQ(got[i][k], expected[i][k]) << "depth " << depth << " frame " << i << " "
                                                      << names[k];
+    }
+}
+
+// Pictures the caller keeps (vmafhip_submit_kept) score as copied ones, also
+// mixed with copied ones and with the model's motion reading earlier frames;
+// the caller overwrites and frees each frame's pictures as soon as its scores
+// are read, as the contract allows.
+TEST(Api, KeptPicturesScoreAsCopiedOnes)
+{
+    const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
+    const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
+    VmafHipSettings s = all_settings(f);
+    testfx::set_backend(&s, TEST_BACKEND);
+    s.models = "version=vmaf_v0.6.1";
+    std::vector<std::vector<double>> want;
+    for (const char *mode : {"copied", "kept", "mixed"}) { // mixed: frames 0, 3, 6, ... copied
+        Ctx ctx = open_ctx(s);
+        const char *const *names;
+        const int n = vmafhip_feature_names(ctx.get(), &names);
+        std::vector<std::vector<double>> got;
+        // A picture of frame i in memory of the test's own, for as long as the
+        // library may read it.
+        std::map<int, std::array<std::vector<uint8_t>, 2>> kept;
+        auto own = [&](const testfx::Clip &c, int i, std::vector<uint8_t> *buf) {
+            VmafHipPicture p = c.picture(i);
+            buf->assign(c.frame_data(i), c.frame_data(i) + c.frame_bytes());
+            for (int q = 0; q < 3; q++)
+                p.data[q] = buf->data() + (static_cast<const uint8_t *>(p.data[q]) - c.frame_data(i));
+            return p;
+        };
+        auto read_scores = [&](int i, int wait) {
+            const double *v;
+            const int ret = vmafhip_frame_scores(ctx.get(), static_cast<unsigned>(i), wait, &v);
+            if (ret == -EAGAIN)
+                return false;
+            EXPECT_EQ(ret, 0);
+            got.emplace_back(v, v + n);
+            for (auto &b : kept[i]) // the library reads them no more
+                std::fill(b.begin(), b.end(), 0xee);
+            kept.erase(i);
+            return true;
+        };
+        int next = 0;
+        for (int i = 0; i < f.frames; i++) {
+            const VmafHipPicture d = own(dis, i, &kept[i][0]), r = own(ref, i, &kept[i][1]);
+            const bool keep = mode[0] == 'k' || (mode[0] == 'm' && i % 3 != 0);
+            ASSERT_EQ(keep ? vmafhip_submit_kept(ctx.get(), &d, &r) : vmafhip_submit(ctx.get(), &d, &r), i);
+            if (!keep) { // copied before submit returned
+                std::fill(kept[i][0].begin(), kept[i][0].end(), 0xee);
+                std::fill(kept[i][1].begin(), kept[i][1].end(), 0xee);
+            }
+            while (next <= i && read_scores(next, 0))
+                next++;
+        }
+        ASSERT_EQ(vmafhip_flush(ctx.get()), 0);
+        for (; next < f.frames; next++)
+            ASSERT_TRUE(read_scores(next, 0)); // flushed: no wait
+        if (want.empty())
+            want = got;
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < got.size(); i++)
+            for (int k = 0; k < n; k++)
+                EXPECT_EQ(got[i][k], want[i][k]) << mode << ", frame " << i << " "
+                                                 << names[k];
     }
 }
 
