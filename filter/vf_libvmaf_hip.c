@@ -54,6 +54,8 @@ enum PoolMethod { POOL_MEAN, POOL_MIN, POOL_MAX, POOL_HARMONIC_MEAN };
 /** A main frame waiting for its scores. */
 typedef struct PendingFrame {
     AVFrame *frame;
+    AVFrame *ref;              ///< its reference frame; both are kept for the library
+                               ///< (vmafhip_submit_kept) until the scores are read
     int index;                 ///< library frame index, or -1: passed through unscored
                                ///< (no reference), -2: the stream broke at this frame
 } PendingFrame;
@@ -256,6 +258,7 @@ static int output_frames(AVFilterContext *ctx, int wait)
                 return 0;
         }
         av_fifo_drain2(s->pending, 1);
+        av_frame_free(&pf.ref); /* the library reads it no more */
 
         if (ret == VMAFHIP_FRAME_SKIPPED) {
             /* n_subsample leaves this frame out: it goes on without scores. */
@@ -333,12 +336,26 @@ static int fail_stream(AVFilterContext *ctx, int err)
     return 0;
 }
 
+/**
+ * Free the frames waiting for their scores. The library may still read those
+ * in flight (kept for it) until their scores are read or its stream has
+ * ended: it is ended first (the outcome is read again at uninit).
+ */
 static void free_pending(LIBVMAFHIPContext *s)
 {
     PendingFrame pf;
 
-    while (s->pending && av_fifo_read(s->pending, &pf, 1) >= 0)
+    for (size_t i = 0; s->vh && !s->flushed && s->pending &&
+                       av_fifo_peek(s->pending, &pf, 1, i) >= 0; i++) {
+        if (pf.ref) {
+            s->flushed = 1;
+            vmafhip_flush(s->vh);
+        }
+    }
+    while (s->pending && av_fifo_read(s->pending, &pf, 1) >= 0) {
         av_frame_free(&pf.frame);
+        av_frame_free(&pf.ref);
+    }
 }
 
 static int submit(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
@@ -371,7 +388,9 @@ static int submit(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
         r.data[p]   = ref->data[p];
         r.stride[p] = ref->linesize[p];
     }
-    ret = vmafhip_submit(s->vh, &d, &r);
+    /* The frames are kept (pending) until their scores are read: the copy
+       can leave this thread. */
+    ret = vmafhip_submit_kept(s->vh, &d, &r);
     if (ret == AVERROR(ERANGE))
         s->broken = 1;
     if (ret < 0)
@@ -404,7 +423,13 @@ static int do_vmafhip(FFFrameSync *fs)
     }
 
     pf.frame = dist;
+    pf.ref = NULL;
     pf.index = -1;
+    /* Room first: a frame in flight can no longer be dropped. */
+    if (!av_fifo_can_write(s->pending) && (ret = av_fifo_grow2(s->pending, 1)) < 0) {
+        av_frame_free(&dist);
+        return ret;
+    }
     if (!ref) {
         if (!ctx->is_disabled)
             s->nb_no_ref++;
@@ -423,7 +448,14 @@ static int do_vmafhip(FFFrameSync *fs)
                    "color ranges (%s and %s)\n",
                    av_color_range_name(dist->color_range),
                    av_color_range_name(ref->color_range));
-        ret = submit(ctx, dist, ref);
+        /* framesync owns ref and may free it at the next event. */
+        if (!(pf.ref = av_frame_clone(ref))) {
+            av_frame_free(&dist);
+            return AVERROR(ENOMEM);
+        }
+        ret = submit(ctx, dist, pf.ref);
+        if (ret < 0)
+            av_frame_free(&pf.ref); /* not in flight */
         if (ret < 0 && !s->broken) {
             av_frame_free(&dist);
             return ret;
@@ -431,11 +463,7 @@ static int do_vmafhip(FFFrameSync *fs)
         pf.index = ret >= 0 ? ret : -2;
     }
 
-    ret = av_fifo_write(s->pending, &pf, 1);
-    if (ret < 0) {
-        av_frame_free(&dist);
-        return ret;
-    }
+    av_fifo_write(s->pending, &pf, 1); /* cannot fail: room was made */
     return s->broken ? AVERROR(ERANGE) : 0;
 }
 
