@@ -45,6 +45,12 @@ void TaskThread::wait_ended(uint64_t n)
     ended_cv_.wait(lock, [&] { return ended_ >= n; });
 }
 
+void TaskThread::wait_all()
+{
+    std::unique_lock<std::mutex> lock(mutex_);
+    ended_cv_.wait(lock, [&] { return ended_ == queued_; });
+}
+
 void TaskThread::abandon()
 {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -53,7 +59,8 @@ void TaskThread::abandon()
     tasks_.clear();
     wake_.notify_all();
     ended_cv_.notify_all();
-    ended_cv_.wait(lock, [&] { return ended_ == queued_; }); // the running one
+    lock.unlock();
+    wait_all(); // the running one
 }
 
 void TaskThread::run()

@@ -32,6 +32,8 @@ public:
     bool ended(uint64_t n);
     /// Waits until tasks [0, n) have all ended.
     void wait_ended(uint64_t n);
+    /// Waits until every task queued so far has ended.
+    void wait_all();
 
     /// Drops the tasks not started, and every later one, and waits for the
     /// running one: once this returns no task runs any more.

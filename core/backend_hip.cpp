@@ -20,7 +20,6 @@
 // a slot is reused only after every frame that reads it has finished.
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -195,8 +194,7 @@ private:
     /// Stages kept frames (submit_kept) off the caller's thread; made by the
     /// first, ended first by the destructor.
     std::unique_ptr<TaskThread> stager_;
-    uint64_t queued_kept_ = 0;             ///< tasks queued on stager_
-    std::atomic<bool> kept_failed_{false}; ///< a kept frame failed: read no later one
+    bool kept_failed_ = false; ///< a kept frame failed: read no later one (stager_'s thread only)
 };
 
 HipBackend::~HipBackend()
@@ -464,7 +462,7 @@ int HipBackend::submit(const FrameView &f, bool scored, void *const fence[2], st
 {
     // After the kept frames queued before it: the slots are filled in order.
     if (stager_)
-        stager_->wait_ended(queued_kept_);
+        stager_->wait_all();
     Slot &s = slots_[head_ % slots_.size()];
     s.kept = false;
     const int ret = enqueue_frame(head_, f, scored, fence, err);
@@ -489,18 +487,16 @@ int HipBackend::submit_kept(const FrameView &f, bool scored, void *const fence[2
             stager_ = std::make_unique<TaskThread>();
         s.kept_task = stager_->queue([this, i, f, scored, fences] {
             Slot &k = slots_[i % slots_.size()];
-            if (kept_failed_.load(std::memory_order_relaxed))
+            if (kept_failed_)
                 return;
             k.kept_ret = enqueue_frame(i, f, scored, fences.data(), &k.kept_err);
-            if (k.kept_ret < 0)
-                kept_failed_.store(true, std::memory_order_relaxed);
+            kept_failed_ = k.kept_ret < 0;
         });
     } catch (const std::system_error &) {
         // No thread for it: staged here instead.
         s.kept = false;
         return submit(f, scored, fence, err);
     }
-    queued_kept_ = s.kept_task + 1;
     head_++;
     return 0;
 }

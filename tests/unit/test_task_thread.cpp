@@ -29,7 +29,7 @@ TEST(TaskThread, RunsInOrderOffTheCallersThread)
         }),
                   static_cast<uint64_t>(i));
     }
-    t.wait_ended(100);
+    t.wait_all();
     EXPECT_TRUE(t.ended(100));
     EXPECT_EQ(on_caller, 0);
     ASSERT_EQ(order.size(), 100u);
