@@ -112,6 +112,15 @@ void log_cpu_fallback(const Logger &log, const std::string &why);
 /// Frames in flight on the GPU when the settings leave it open.
 constexpr int kDefaultGpuDepth = 4;
 
+/// Frames in flight on the CPU while the GPU starts (at most the settings'
+/// depth). Frames still on the CPU when the GPU is ready hold the stream
+/// back, and the CPU's threads slow the GPU's start and the caller's reading
+/// or decoding meanwhile: two frames of half the threads each made the whole
+/// vmafhip process 12-15 % faster than four frames of a quarter (1080p and
+/// 4K, 1,000-3,000 frames), and ffmpeg decoding 1,000 1080p frame pairs too;
+/// longer decodes and 4K ones did not change beyond the runs' spread.
+constexpr int kHandoverCpuDepth = 2;
+
 /// The CPU reference backend on `threads` threads (0: one per core). depth
 /// (frames in flight) 1 scores inside submit(), above 1 on frame workers
 /// that score several frames at once (one per two threads, up to depth);

@@ -4,6 +4,7 @@
 // are finished too (or the stream has ended).
 #include "core/context.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <new>
@@ -31,8 +32,7 @@ int create_backend(VmafHipContext *c, std::string *msg)
     }
     int ret = gpu_precheck(msg);
     if (ret == 0 && !s.gpu_wait) {
-        // The CPU keeps as many frames in flight as the GPU will.
-        const int depth = s.queue_depth ? s.queue_depth : kDefaultGpuDepth;
+        const int depth = std::min(s.queue_depth ? s.queue_depth : kDefaultGpuDepth, kHandoverCpuDepth);
         const Metrics &m = c->metrics;
         BackendMaker make = [&m, s](const std::atomic<bool> &cancel, const Logger &log, int *r,
                                     std::string *err) {
