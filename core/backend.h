@@ -114,11 +114,12 @@ constexpr int kDefaultGpuDepth = 4;
 
 /// Frames in flight on the CPU while the GPU starts (at most the settings'
 /// depth). Frames still on the CPU when the GPU is ready hold the stream
-/// back, and the CPU's threads slow the GPU's start and the caller's reading
-/// or decoding meanwhile: two frames of half the threads each made the whole
-/// vmafhip process 12-15 % faster than four frames of a quarter (1080p and
-/// 4K, 1,000-3,000 frames), and ffmpeg decoding 1,000 1080p frame pairs too;
-/// longer decodes and 4K ones did not change beyond the runs' spread.
+/// back, and the CPU's threads compete with the caller's reading or decoding
+/// meanwhile: two frames of half the threads each made the whole
+/// vmafhip process 4-15 % faster than four frames of a quarter (best of 2
+/// and of 3 in two runs, 1080p and 4K, 1,000-3,000 frames), and ffmpeg
+/// decoding 1,000 1080p frame pairs 15 %; longer decodes and 4K ones did not
+/// change beyond the runs' spread.
 constexpr int kHandoverCpuDepth = 2;
 
 /// The CPU reference backend on `threads` threads (0: one per core). depth
