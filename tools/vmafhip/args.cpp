@@ -62,8 +62,9 @@ const Flag flags[] = {
     {Id::Backend, 0, "backend", "B", "auto (GPU if present, else CPU), cpu or hip"},
     {Id::Device, 0, "device", "N", "GPU index (default: 0)"},
     {Id::GpuWait, 0, "gpu-wait", nullptr,
-     "wait for the GPU to start and score every frame on it (default: the CPU scores the frames "
-     "read while the GPU starts, with the same scores)"},
+     "wait for the GPU to start and score every frame on it (default for files of 150 million "
+     "luma samples or more, such as 73 1080p frames; otherwise the CPU scores the frames read "
+     "while the GPU starts, with the same scores)"},
     {Id::Threads, 0, "threads", "N", "CPU threads, 0 = one per core (default: 0)"},
     {Id::CpuMask, 0, "cpumask", "MASK",
      "accepted for libvmaf compatibility; vmafhip always gives libvmaf's plain-C results "

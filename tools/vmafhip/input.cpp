@@ -39,11 +39,17 @@ int Input::finish_read(size_t got, std::string *err)
     return -1;
 }
 
-void Input::find_size()
+long long Input::file_size() const
 {
     struct stat st;
     if (!fstat(fileno(f_.get()), &st) && S_ISREG(st.st_mode))
-        size_ = static_cast<long long>(st.st_size);
+        return static_cast<long long>(st.st_size);
+    return -1;
+}
+
+void Input::find_size()
+{
+    size_ = file_size();
 }
 
 int Input::read_at(long long index, long long offset, uint8_t *buf, size_t bytes,

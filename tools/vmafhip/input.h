@@ -39,6 +39,9 @@ public:
     /// @return 1, 0 at the end of the input, or -1 with *err set.
     virtual int read(uint8_t *buf, std::string *err) = 0;
 
+    /// Bytes of a regular file, -1 for pipes and devices.
+    long long file_size() const;
+
     /// Regular files are also read by position, several frames at once
     /// (locate() then read_at()); pipes only by read(). Valid after start().
     bool positional() const { return size_ >= 0; }

@@ -8,6 +8,7 @@
 // cannot score (e.g. -ERANGE: a 10-bit sample above 1023) stops the run and
 // nothing is written: a log without that frame would pool the others as if
 // the video were shorter, a wrong number the user did not ask for.
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -22,6 +23,7 @@
 
 #include "args.h"
 #include "format.h"
+#include "gpu_wait.h"
 #include "input.h"
 #include "progress.h"
 #include "reader.h"
@@ -166,6 +168,22 @@ long long expected_frames(const Options &o, const Input &ref, const Input &dis)
     for (long long c : {ref.frame_count(), dis.frame_count(), static_cast<long long>(o.frame_cnt)})
         if (c > 0 && (n < 0 || c < n))
             n = c;
+    return n;
+}
+
+// About the frames the clip holds, at most --frame_cnt: the inputs' sizes
+// over a frame's (.y4m FRAME lines aside; the inputs are checked later, once
+// the library has taken the format), -1 where an input is a pipe.
+long long clip_frames(const Options &o, const Format &fmt, const Input &ref, const Input &dis)
+{
+    const auto bytes = static_cast<long long>(frame_bytes(fmt));
+    long long n = o.frame_cnt > 0 ? static_cast<long long>(o.frame_cnt) : -1;
+    for (const Input *in : {&ref, &dis}) {
+        const long long size = in->file_size();
+        if (size < 0 || bytes <= 0)
+            return -1;
+        n = n < 0 ? size / bytes : std::min(n, size / bytes);
+    }
     return n;
 }
 
@@ -321,7 +339,6 @@ int run(const Options &o)
     s.n_subsample = o.subsample;
     s.backend = o.backend;
     s.device = o.device;
-    s.gpu_wait = o.gpu_wait;
     s.threads = o.threads;
 
     std::string err;
@@ -338,6 +355,7 @@ int run(const Options &o)
     s.height = fmt.h;
     s.bitdepth = fmt.bpc;
     s.chroma = fmt.chroma;
+    s.gpu_wait = o.gpu_wait || wait_for_gpu(clip_frames(o, fmt, *ref, *dis), fmt);
     VmafHipContext *raw_ctx;
     if (vmafhip_open(&raw_ctx, &s) < 0)
         return fail(vmafhip_last_error(nullptr));
