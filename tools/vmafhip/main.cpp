@@ -8,7 +8,6 @@
 // cannot score (e.g. -ERANGE: a 10-bit sample above 1023) stops the run and
 // nothing is written: a log without that frame would pool the others as if
 // the video were shorter, a wrong number the user did not ask for.
-#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -23,7 +22,7 @@
 
 #include "args.h"
 #include "format.h"
-#include "gpu_wait.h"
+#include "clip.h"
 #include "input.h"
 #include "progress.h"
 #include "reader.h"
@@ -161,30 +160,26 @@ int skip(Input &in, int n, const Format &fmt, std::string *err)
     return 0;
 }
 
-// Frames both inputs hold (at most --frame_cnt), for the progress line.
+// Frame pairs the run scores, for the progress line: -1 when no input's
+// length is known before it is read (.y4m, pipes) and there is no --frame_cnt.
 long long expected_frames(const Options &o, const Input &ref, const Input &dis)
 {
-    long long n = -1;
-    for (long long c : {ref.frame_count(), dis.frame_count(), static_cast<long long>(o.frame_cnt)})
-        if (c > 0 && (n < 0 || c < n))
-            n = c;
-    return n;
+    return frames_to_score(ref.frame_count(), dis.frame_count(), o.skip_ref, o.skip_dist,
+                           o.frame_cnt);
 }
 
-// About the frames the clip holds, at most --frame_cnt: the inputs' sizes
-// over a frame's (.y4m FRAME lines aside; the inputs are checked later, once
-// the library has taken the format), -1 where an input is a pipe.
+// At most about the frame pairs the run scores, before the inputs are
+// started: from the files' sizes over a frame's (.y4m FRAME lines aside; the
+// inputs are checked later, once the library has taken the format); a pipe's
+// length is unknown.
 long long clip_frames(const Options &o, const Format &fmt, const Input &ref, const Input &dis)
 {
     const auto bytes = static_cast<long long>(frame_bytes(fmt));
-    long long n = o.frame_cnt > 0 ? static_cast<long long>(o.frame_cnt) : -1;
-    for (const Input *in : {&ref, &dis}) {
-        const long long size = in->file_size();
-        if (size < 0 || bytes <= 0)
-            return -1;
-        n = n < 0 ? size / bytes : std::min(n, size / bytes);
-    }
-    return n;
+    const auto frames = [bytes](const Input &in) {
+        const long long size = in.file_size();
+        return size < 0 || bytes <= 0 ? -1 : size / bytes;
+    };
+    return frames_to_score(frames(ref), frames(dis), o.skip_ref, o.skip_dist, o.frame_cnt);
 }
 
 // Frames of the input whose reader did not end: known from its size, or

@@ -1,5 +1,6 @@
-// Whether the CLI waits for the GPU's start before scoring, instead of letting
-// the CPU score the frames read meanwhile (the library's default).
+// How long a clip is, and what that decides: the progress line's total and
+// whether the CLI waits for the GPU's start before scoring, instead of
+// letting the CPU score the frames read meanwhile (the library's default).
 //
 // The library starts the GPU only once a stream has lasted 20 ms, and a
 // process that ends while the driver starts waits for that start; so the CPU
@@ -13,6 +14,12 @@
 #include "format.h"
 
 namespace cli {
+
+/// Frame pairs a run scores, from each input's frame count (-1: unknown):
+/// each less the frames skipped at its start, the fewer of the known ones,
+/// at most frame_cnt (0: no limit). -1 when nothing bounds it.
+long long frames_to_score(long long ref_frames, long long dis_frames, int skip_ref, int skip_dist,
+                          int frame_cnt);
 
 /// Luma samples (frames x width x height) from which the CLI waits for the
 /// GPU: about what 16 CPU threads score in the GPU's start (some 0.25 s), so
