@@ -119,7 +119,8 @@ typedef struct VmafHipSettings {
     enum VmafHipBackend backend; ///< (default auto)
     int device;                ///< GPU index, >= 0 (default 0)
     int threads;               ///< CPU threads, 0 = one per core (default 0)
-    int queue_depth;           ///< frames in flight, 1..16; 0 = automatic: 4 on the GPU; on the
+    int queue_depth;           ///< frames in flight, 1..16; 0 = automatic: 4 on the GPU (while
+                               ///< it starts, at most 2 on the CPU in its stead); on the
                                ///< CPU 1 with one thread, else threads / 2 + 2 (at most 16). On
                                ///< the CPU, 1 scores inside submit with every thread on the
                                ///< frame; above 1, frames are scored several at once on worker
