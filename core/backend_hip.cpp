@@ -31,9 +31,9 @@
 #include "base/task_thread.h"
 #include "base/thread_pool.h"
 #include "core/backend.h"
-#include "core/gpu_check.h"
-#include "core/gpu_device.h"
-#include "core/gpu_start.h"
+#include "core/gpu/gpu_check.h"
+#include "core/gpu/gpu_device.h"
+#include "core/gpu/gpu_start.h"
 #include "kernels/sample_check.h"
 #include "kernels/semi_planar.h"
 

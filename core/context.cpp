@@ -10,7 +10,7 @@
 #include <new>
 #include <system_error>
 
-#include "core/gpu_start.h"
+#include "core/gpu/gpu_start.h"
 #include "core/options.h"
 
 namespace vmafhip {

@@ -2,8 +2,8 @@
 #include <cerrno>
 
 #include "core/backend.h"
-#include "core/gpu_device.h"
-#include "core/gpu_start.h"
+#include "core/gpu/gpu_device.h"
+#include "core/gpu/gpu_start.h"
 
 namespace vmafhip {
 

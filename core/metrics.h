@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/log.h"
-#include "core/model.h"
+#include "core/model/model.h"
 #include "extractors/extractor.h"
 
 namespace vmafhip {

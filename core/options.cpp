@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/model.h"
+#include "core/model/model.h"
 #include "extractors/extractor.h"
 #include "extractors/options.h"
 

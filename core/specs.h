@@ -2,13 +2,13 @@
 // spellings ("adm=adm_enhn_gain_limit=1", "version=vmaf_v0.6.1:name=vmaf")
 // and FFmpeg libvmaf filter spellings ("name=adm:adm_enhn_gain_limit=1"),
 // entries separated by '|'. Names and values are checked against the
-// extractor table; models are only named here (core/model.h loads them).
+// extractor table; models are only named here (core/model/model.h loads them).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "core/model.h"
+#include "core/model/model.h"
 #include "extractors/extractor.h"
 
 namespace vmafhip {

@@ -1,12 +1,12 @@
 // The extractor table: every extractor vmafhip has, in one list.
 #include <cstring>
 
-#include "extractors/adm.h"
+#include "extractors/adm/adm.h"
 #include "extractors/extractor.h"
-#include "extractors/motion.h"
-#include "extractors/psnr.h"
-#include "extractors/ssim.h"
-#include "extractors/vif.h"
+#include "extractors/motion/motion.h"
+#include "extractors/psnr/psnr.h"
+#include "extractors/ssim/ssim.h"
+#include "extractors/vif/vif.h"
 
 namespace vmafhip {
 

@@ -20,7 +20,7 @@
 
 #include "core/backend.h"
 #include "core/metrics.h"
-#include "extractors/ssim.h"
+#include "extractors/ssim/ssim.h"
 #include "tests/common/fixtures.h"
 #include "tests/common/frame_view.h"
 #include "vmafhip.h"

@@ -1,4 +1,4 @@
-// The log writers (core/output*.cpp) on a context filled by hand: exact
+// The log writers (core/output/) on a context filled by hand: exact
 // text of each format, libvmaf's number rules (6 decimals, 16 when the
 // fraction is below 1e-6, null for non-finite values in JSON), frames with
 // an error left out, and vmafhip_write_log()'s errors.
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "core/context.h"
-#include "core/output.h"
+#include "core/output/output.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/common/json.h"
 

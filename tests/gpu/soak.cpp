@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/gpu_device.h"
+#include "core/gpu/gpu_device.h"
 #include "tests/common/fixtures.h"
 #include "tests/common/memory.h"
 #include "vmafhip.h"

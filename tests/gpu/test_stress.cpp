@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/gpu_device.h"
+#include "core/gpu/gpu_device.h"
 #include "tests/common/context.h"
 #include "tests/common/fixtures.h"
 #include "tests/common/memory.h"

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "base/thread_pool.h"
-#include "extractors/adm.h"
+#include "extractors/adm/adm.h"
 #include "tests/common/bits.h"
 #include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"

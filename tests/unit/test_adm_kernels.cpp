@@ -1,5 +1,5 @@
 // The AVX2 kernels of the ADM CPU stages against the plain ones
-// (extractors/adm_stages.h): every kernel on random spans at odd offsets and
+// (extractors/adm/adm_stages.h): every kernel on random spans at odd offsets and
 // lengths, with extreme values, and whole frames (the accumulators) at odd
 // sizes, every bit depth and the options that change the arithmetic. The
 // goldens cover few sizes; these tests would catch a lane or tail mistake
@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "base/thread_pool.h"
-#include "extractors/adm.h"
-#include "extractors/adm_cpu_avx2.h"
-#include "extractors/adm_cpu_avx2_ops.h"
-#include "extractors/adm_stages.h"
+#include "extractors/adm/adm.h"
+#include "extractors/adm/adm_cpu_avx2.h"
+#include "extractors/adm/adm_cpu_avx2_ops.h"
+#include "extractors/adm/adm_stages.h"
 #include "tests/common/extractors.h"
 
 using namespace vmafhip;

@@ -1,8 +1,8 @@
-// The message that says why there is no usable GPU (core/gpu_diagnose.h): made
+// The message that says why there is no usable GPU (core/gpu/gpu_diagnose.h): made
 // from the runtime's error and what the machine has, not the runtime's text alone.
 #include <gtest/gtest.h>
 
-#include "core/gpu_diagnose.h"
+#include "core/gpu/gpu_diagnose.h"
 
 using vmafhip::gpu_absent_reason;
 using vmafhip::GpuHostFacts;

@@ -1,4 +1,4 @@
-// VMAF models (core/model.h) against libvmaf 3.2's goldens and its loading
+// VMAF models (core/model/model.h) against libvmaf 3.2's goldens and its loading
 // rules (docs/model.md).
 //
 // Map:
@@ -35,8 +35,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/model.h"
-#include "core/model_builtin.h"
+#include "core/model/model.h"
+#include "core/model/model_builtin.h"
 #include "tests/common/fixtures.h"
 
 namespace {

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "base/thread_pool.h"
-#include "extractors/motion.h"
+#include "extractors/motion/motion.h"
 #include "extractors/options.h"
 #include "tests/common/bits.h"
 #include "tests/common/fixtures.h"

@@ -1,5 +1,5 @@
 // The AVX2 row kernels of motion and psnr against the plain ones
-// (extractors/motion_cpu_rows.h, extractors/psnr_cpu_rows.h): each kernel
+// (extractors/motion/motion_cpu_rows.h, extractors/psnr/psnr_cpu_rows.h): each kernel
 // at every width around its vector steps with random and extreme values,
 // and whole frames at odd sizes from the smallest up to 1921x1081, every
 // bit depth, random and extreme content. The goldens cover few sizes; these
@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "base/thread_pool.h"
-#include "extractors/motion_cpu_rows.h"
-#include "extractors/psnr_cpu_rows.h"
+#include "extractors/motion/motion_cpu_rows.h"
+#include "extractors/psnr/psnr_cpu_rows.h"
 #include "tests/common/avx2_kernels.h"
 #include "tests/common/test_planes.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/psnr_ops.h"
+#include "kernels/psnr/psnr_ops.h"
 #include "tests/common/context.h"
 #include "tests/common/fixtures.h"
 #include "vmafhip.h"

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "base/thread_pool.h"
-#include "extractors/ssim.h"
-#include "kernels/ssim_ops.h"
+#include "extractors/ssim/ssim.h"
+#include "kernels/ssim/ssim_ops.h"
 #include "tests/common/bits.h"
 #include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"

@@ -1,5 +1,5 @@
 // The AVX2 row kernels of float_ssim against the plain ones
-// (extractors/ssim_cpu_rows.h), bit for bit: each kernel at every width
+// (extractors/ssim/ssim_cpu_rows.h), bit for bit: each kernel at every width
 // around its 8-column steps with random, flat and extreme values, and the
 // map sums of whole frames at odd sizes up to 1921x1081, every bit depth
 // and downscale factor 1 to 4. Skipped where the CPU has no AVX2.
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/thread_pool.h"
-#include "extractors/ssim_cpu_rows.h"
+#include "extractors/ssim/ssim_cpu_rows.h"
 #include "tests/common/avx2_kernels.h"
 #include "tests/common/bits.h"
 #include "tests/common/test_planes.h"

@@ -36,8 +36,8 @@
 
 #include "base/thread_pool.h"
 #include "extractors/options.h"
-#include "extractors/vif.h"
-#include "extractors/vif_cpu_rows.h"
+#include "extractors/vif/vif.h"
+#include "extractors/vif/vif_cpu_rows.h"
 #include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
 

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "core/backend.h"
-#include "core/gpu_device.h"
-#include "core/gpu_start.h"
+#include "core/gpu/gpu_device.h"
+#include "core/gpu/gpu_start.h"
 #include "core/metrics.h"
 #include "vmafhip.h"
 
