@@ -44,26 +44,44 @@ struct Options {
 
 /// A benchmark row's work: features and models (VmafHipSettings strings).
 struct Workload {
-    const char *name, *features, *models;
+    std::string name, features, models;
 };
 
-const Workload workloads[] = {
-    {"psnr", "psnr", nullptr},
-    {"float_ssim", "float_ssim", nullptr},
-    {"adm", "adm", nullptr},
-    {"vif", "vif", nullptr},
-    {"motion", "motion", nullptr},
-    {"all", "psnr|float_ssim|adm", nullptr},
-    {"vmaf", nullptr, "version=vmaf_v0.6.1"},
+/// Rows besides one per extractor (vmafhip_feature_info()).
+const Workload combined[] = {
+    {"all", "psnr|float_ssim|adm", ""},
+    {"vmaf", "", "version=vmaf_v0.6.1"},
     {"vmaf+", "psnr|float_ssim", "version=vmaf_v0.6.1"},
 };
 
-const Workload *find_workload(const std::string &name)
+/// The row called `name`: an extractor alone, or one of combined[].
+bool find_workload(const std::string &name, Workload *out)
 {
-    for (const Workload &w : workloads)
-        if (name == w.name)
-            return &w;
-    return nullptr;
+    for (const Workload &w : combined)
+        if (name == w.name) {
+            *out = w;
+            return true;
+        }
+    for (int i = 0; i < vmafhip_feature_count(); i++) {
+        const char *feature = nullptr, *help = nullptr;
+        if (vmafhip_feature_info(i, &feature, &help) == 0 && name == feature) {
+            *out = {name, name, ""};
+            return true;
+        }
+    }
+    return false;
+}
+
+/// The extractors' names, comma-separated, for the usage text.
+std::string extractor_names()
+{
+    std::string names;
+    for (int i = 0; i < vmafhip_feature_count(); i++) {
+        const char *feature = nullptr, *help = nullptr;
+        if (vmafhip_feature_info(i, &feature, &help) == 0)
+            names += (names.empty() ? "" : ", ") + std::string(feature);
+    }
+    return names;
 }
 
 // A few distinct 4:2:0 frame pairs with video-like structure, cycled.
@@ -110,9 +128,10 @@ VmafHipSettings settings(const Options &o, int w, int h, int bpc, const std::str
     s.width = w;
     s.height = h;
     s.bitdepth = bpc;
-    const Workload *work = find_workload(feat);
-    s.features = work->features;
-    s.models = work->models;
+    Workload work;
+    find_workload(feat, &work); // checked when the options were read
+    s.features = work.features.c_str();
+    s.models = work.models.c_str();
     s.backend = backend == "cpu" ? VMAFHIP_BACKEND_CPU : VMAFHIP_BACKEND_HIP;
     s.gpu_wait = s.backend == VMAFHIP_BACKEND_HIP; // every frame timed on the GPU
     s.queue_depth = o.depth;
@@ -322,12 +341,12 @@ std::vector<std::string> split(const char *s)
 
 void usage()
 {
-    std::puts(
+    std::printf(
         "usage: vmafhip-bench [options]\n"
         "  --sizes WxH,...        frame sizes (default 576x324,1920x1080,3840x2160)\n"
         "  --bits 8,10,...        bit depths (default 8,10; 10 only at 1920x1080)\n"
-        "  --features LIST        rows: psnr, float_ssim, adm, vif, motion, all\n"
-        "                         (psnr+float_ssim+adm), vmaf (model vmaf_v0.6.1), vmaf+\n"
+        "  --features LIST        rows: an extractor alone (%s),\n"
+        "                         all (psnr+float_ssim+adm), vmaf (model vmaf_v0.6.1), vmaf+\n"
         "                         (vmaf_v0.6.1 + psnr + float_ssim) (default: psnr,\n"
         "                         float_ssim,adm,all)\n"
         "  --backends LIST        cpu,hip (default both)\n"
@@ -343,7 +362,8 @@ void usage()
         "  --startup              instead of the table: the time to the first score, split into\n"
         "                         the GPU's start (the driver's, once per process) and each of\n"
         "                         two contexts' open (ours), first frame and close (first size,\n"
-        "                         bit depth, row and backend)");
+        "                         bit depth, row and backend)\n",
+        extractor_names().c_str());
 }
 
 } // namespace
@@ -381,7 +401,7 @@ int main(int argc, char **argv)
         } else if (a == "--features") {
             o.features = split(need());
             for (const auto &f : o.features)
-                if (!find_workload(f)) {
+                if (Workload w; !find_workload(f, &w)) {
                     std::fprintf(stderr, "vmafhip-bench: unknown row '%s'\n", f.c_str());
                     return 2;
                 }
