@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 
 #include "base/log.h"
 #include "extractors/options.h"
@@ -86,30 +87,54 @@ bool default_view(const AdmOptions &s)
 
 // Names, defaults and ranges are libvmaf's (integer_adm.c).
 const OptionSpec options[] = {
-    {"debug", nullptr, OptionType::Bool, ADM_OPT(debug), 0, 0, 1, false,
-     "also report integer_adm, num/den totals and per-scale num/den"},
-    {"adm_enhn_gain_limit", "egl", OptionType::Double, ADM_OPT(enhn_gain_limit), 100, 1, 100, true,
-     "enhancement gain limit"},
-    {"adm_norm_view_dist", "nvd", OptionType::Double, ADM_OPT(norm_view_dist), 3, 0.75, 24, true,
-     "normalised viewing distance (multiples of display height)"},
-    {"adm_ref_display_height", "rdh", OptionType::Int, ADM_OPT(ref_display_height), 1080, 1, 4320,
-     true, "reference display height in pixels"},
-    {"adm_csf_mode", "csf", OptionType::Int, ADM_OPT(csf_mode), 0, 0, 3, true,
-     "CSF: 0 Watson, 2 Barten/Watson blend, 3 blend MAE (1 is not supported)"},
-    {"adm_noise_weight", "nw", OptionType::Double, ADM_OPT(noise_weight), 0.03125, 0, 1500, true,
-     "noise floor weight"},
-    {"adm_csf_scale", "scf", OptionType::Double, ADM_OPT(csf_scale), 1, 0, 50, true,
-     "CSF scale (mode 1 only)"},
-    {"adm_csf_diag_scale", "scfd", OptionType::Double, ADM_OPT(csf_diag_scale), 1, 0, 50, true,
-     "diagonal CSF scale (mode 1 only)"},
-    {"adm_dlm_weight", "dlmw", OptionType::Double, ADM_OPT(dlm_weight), 0.5, 0, 1, true,
-     "weight of integer_adm2 in integer_adm3"},
-    {"adm_min_val", "min", OptionType::Double, ADM_OPT(min_val), 0, 0, 1, true,
-     "floor of integer_adm3"},
-    {"adm_skip_scale0", "ssz", OptionType::Bool, ADM_OPT(skip_scale0), 0, 0, 1, true,
-     "skip scale 0"},
-    {"adm_skip_aim", nullptr, OptionType::Bool, ADM_OPT(skip_aim), 0, 0, 1, false,
-     "skip the AIM sums: integer_aim is 0 and integer_adm3 follows from integer_adm2"},
+    {.name = "debug", .alias = nullptr, .type = OptionType::Bool,
+     .offset = ADM_OPT(debug), .def = 0, .min = 0, .max = 1,
+     .in_name = false,
+     .help = "also report integer_adm, num/den totals and per-scale num/den"},
+    {.name = "adm_enhn_gain_limit", .alias = "egl", .type = OptionType::Double,
+     .offset = ADM_OPT(enhn_gain_limit), .def = 100, .min = 1, .max = 100,
+     .in_name = true,
+     .help = "enhancement gain limit"},
+    {.name = "adm_norm_view_dist", .alias = "nvd", .type = OptionType::Double,
+     .offset = ADM_OPT(norm_view_dist), .def = 3, .min = 0.75, .max = 24,
+     .in_name = true,
+     .help = "normalised viewing distance (multiples of display height)"},
+    {.name = "adm_ref_display_height", .alias = "rdh", .type = OptionType::Int,
+     .offset = ADM_OPT(ref_display_height), .def = 1080, .min = 1, .max = 4320,
+     .in_name = true,
+     .help = "reference display height in pixels"},
+    {.name = "adm_csf_mode", .alias = "csf", .type = OptionType::Int,
+     .offset = ADM_OPT(csf_mode), .def = 0, .min = 0, .max = 3,
+     .in_name = true,
+     .help = "CSF: 0 Watson, 2 Barten/Watson blend, 3 blend MAE (1 is not supported)"},
+    {.name = "adm_noise_weight", .alias = "nw", .type = OptionType::Double,
+     .offset = ADM_OPT(noise_weight), .def = 0.03125, .min = 0, .max = 1500,
+     .in_name = true,
+     .help = "noise floor weight"},
+    {.name = "adm_csf_scale", .alias = "scf", .type = OptionType::Double,
+     .offset = ADM_OPT(csf_scale), .def = 1, .min = 0, .max = 50,
+     .in_name = true,
+     .help = "CSF scale (mode 1 only)"},
+    {.name = "adm_csf_diag_scale", .alias = "scfd", .type = OptionType::Double,
+     .offset = ADM_OPT(csf_diag_scale), .def = 1, .min = 0, .max = 50,
+     .in_name = true,
+     .help = "diagonal CSF scale (mode 1 only)"},
+    {.name = "adm_dlm_weight", .alias = "dlmw", .type = OptionType::Double,
+     .offset = ADM_OPT(dlm_weight), .def = 0.5, .min = 0, .max = 1,
+     .in_name = true,
+     .help = "weight of integer_adm2 in integer_adm3"},
+    {.name = "adm_min_val", .alias = "min", .type = OptionType::Double,
+     .offset = ADM_OPT(min_val), .def = 0, .min = 0, .max = 1,
+     .in_name = true,
+     .help = "floor of integer_adm3"},
+    {.name = "adm_skip_scale0", .alias = "ssz", .type = OptionType::Bool,
+     .offset = ADM_OPT(skip_scale0), .def = 0, .min = 0, .max = 1,
+     .in_name = true,
+     .help = "skip scale 0"},
+    {.name = "adm_skip_aim", .alias = nullptr, .type = OptionType::Bool,
+     .offset = ADM_OPT(skip_aim), .def = 0, .min = 0, .max = 1,
+     .in_name = false,
+     .help = "skip the AIM sums: integer_aim is 0 and integer_adm3 follows from integer_adm2"},
 };
 
 #undef ADM_OPT
@@ -150,19 +175,19 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::strin
 extern const GpuImpl adm_gpu;
 
 const ExtractorInfo adm_extractor = {
-    "adm",
-    "libvmaf's integer ADM (detail loss) of luma: integer_adm2, integer_adm_scale0..3, "
-    "integer_aim, integer_adm3",
-    options,
-    static_cast<int>(sizeof options / sizeof options[0]),
-    provides,
-    static_cast<int>(sizeof provides / sizeof provides[0]),
-    ADM_MIN_SIZE,
-    ADM_MIN_SIZE,
-    bit_depth(8) | bit_depth(10) | bit_depth(12),
-    0,
-    create,
-    VMAFHIP_GPU_IMPL(adm_gpu),
+    .name = "adm",
+    .help = "libvmaf's integer ADM (detail loss) of luma: integer_adm2, integer_adm_scale0..3, "
+            "integer_aim, integer_adm3",
+    .options = options,
+    .n_options = static_cast<int>(std::size(options)),
+    .provides = provides,
+    .n_provides = static_cast<int>(std::size(provides)),
+    .min_w = ADM_MIN_SIZE,
+    .min_h = ADM_MIN_SIZE,
+    .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12),
+    .max_lookahead = 0,
+    .create = create,
+    .gpu = VMAFHIP_GPU_IMPL(adm_gpu),
 };
 
 int Adm::check(const AdmOptions &s, const Geometry &g, std::string *msg)

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <iterator>
 #include <memory>
 
 #include "base/log.h"
@@ -20,23 +21,38 @@ namespace {
 // libvmaf's options, in its order (integer_motion.c): every one but debug
 // renames the outputs when it differs from its default (docs/motion.md §1.2).
 const OptionSpec motion_options[] = {
-    {"motion_force_zero", "force_0", OptionType::Bool, offsetof(MotionOptions, force_zero), 0, 0,
-     1, true, "every motion score is 0"},
-    {"motion_blend_factor", "mbf", OptionType::Double, offsetof(MotionOptions, blend_factor), 1.0,
-     0.0, 1.0, true, "motion3: weight of the score against its value limited to the blend offset"},
-    {"motion_blend_offset", "mbo", OptionType::Double, offsetof(MotionOptions, blend_offset), 40.0,
-     0.0, 1000.0, true, "motion3: the score above which blending limits it"},
-    {"motion_fps_weight", "mfw", OptionType::Double, offsetof(MotionOptions, fps_weight), 1.0, 0.0,
-     5.0, true, "factor applied to every motion score (frame-rate correction)"},
-    {"motion_max_val", "mmxv", OptionType::Double, offsetof(MotionOptions, max_val), 10000.0, 0.0,
-     10000.0, true, "largest motion score; larger ones are clipped to it"},
-    {"motion_five_frame_window", "mffw", OptionType::Bool,
-     offsetof(MotionOptions, five_frame_window), 0, 0, 1, true,
-     "compare each frame with the one two frames earlier (five-frame window)"},
-    {"motion_moving_average", "mma", OptionType::Bool, offsetof(MotionOptions, moving_average), 0,
-     0, 1, true, "motion3: average of this frame's and the previous frame's value"},
-    {"debug", nullptr, OptionType::Bool, offsetof(MotionOptions, debug), 0, 0, 1, false,
-     "also write integer_motion (the per-frame score)"},
+    {.name = "motion_force_zero", .alias = "force_0", .type = OptionType::Bool,
+     .offset = offsetof(MotionOptions, force_zero), .def = 0, .min = 0, .max = 1,
+     .in_name = true,
+     .help = "every motion score is 0"},
+    {.name = "motion_blend_factor", .alias = "mbf", .type = OptionType::Double,
+     .offset = offsetof(MotionOptions, blend_factor), .def = 1.0, .min = 0.0, .max = 1.0,
+     .in_name = true,
+     .help = "motion3: weight of the score against its value limited to the blend offset"},
+    {.name = "motion_blend_offset", .alias = "mbo", .type = OptionType::Double,
+     .offset = offsetof(MotionOptions, blend_offset), .def = 40.0, .min = 0.0, .max = 1000.0,
+     .in_name = true,
+     .help = "motion3: the score above which blending limits it"},
+    {.name = "motion_fps_weight", .alias = "mfw", .type = OptionType::Double,
+     .offset = offsetof(MotionOptions, fps_weight), .def = 1.0, .min = 0.0, .max = 5.0,
+     .in_name = true,
+     .help = "factor applied to every motion score (frame-rate correction)"},
+    {.name = "motion_max_val", .alias = "mmxv", .type = OptionType::Double,
+     .offset = offsetof(MotionOptions, max_val), .def = 10000.0, .min = 0.0, .max = 10000.0,
+     .in_name = true,
+     .help = "largest motion score; larger ones are clipped to it"},
+    {.name = "motion_five_frame_window", .alias = "mffw", .type = OptionType::Bool,
+     .offset = offsetof(MotionOptions, five_frame_window), .def = 0, .min = 0, .max = 1,
+     .in_name = true,
+     .help = "compare each frame with the one two frames earlier (five-frame window)"},
+    {.name = "motion_moving_average", .alias = "mma", .type = OptionType::Bool,
+     .offset = offsetof(MotionOptions, moving_average), .def = 0, .min = 0, .max = 1,
+     .in_name = true,
+     .help = "motion3: average of this frame's and the previous frame's value"},
+    {.name = "debug", .alias = nullptr, .type = OptionType::Bool,
+     .offset = offsetof(MotionOptions, debug), .def = 0, .min = 0, .max = 1,
+     .in_name = false,
+     .help = "also write integer_motion (the per-frame score)"},
 };
 
 const ProvidedFeature motion_provides[] = {
@@ -47,7 +63,7 @@ const ProvidedFeature motion_provides[] = {
     {"VMAF_integer_feature_motion3_score", "integer_motion3"},
 };
 
-constexpr int n_motion_options = static_cast<int>(sizeof motion_options / sizeof motion_options[0]);
+constexpr int n_motion_options = static_cast<int>(std::size(motion_options));
 
 std::unique_ptr<Extractor> create_motion(const ExtractorConfig &c, int *ret, std::string *msg)
 {
@@ -91,18 +107,18 @@ std::unique_ptr<Extractor> create_motion(const ExtractorConfig &c, int *ret, std
 } // namespace
 
 const ExtractorInfo motion_extractor = {
-    "motion",
-    "integer motion: blurred reference differences between frames (motion2, motion3)",
-    motion_options,
-    n_motion_options,
-    motion_provides,
-    static_cast<int>(sizeof motion_provides / sizeof motion_provides[0]),
-    MOTION_MIN_SIZE,
-    MOTION_MIN_SIZE,
-    bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
-    2, // motion_five_frame_window: motion3 of frame 0 needs frame 2 (docs/motion.md §4.3)
-    create_motion,
-    VMAFHIP_GPU_IMPL(motion_gpu),
+    .name = "motion",
+    .help = "integer motion: blurred reference differences between frames (motion2, motion3)",
+    .options = motion_options,
+    .n_options = n_motion_options,
+    .provides = motion_provides,
+    .n_provides = static_cast<int>(std::size(motion_provides)),
+    .min_w = MOTION_MIN_SIZE,
+    .min_h = MOTION_MIN_SIZE,
+    .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
+    .max_lookahead = 2, // motion_five_frame_window: motion3 of frame 0 needs frame 2 (docs/motion.md §4.3)
+    .create = create_motion,
+    .gpu = VMAFHIP_GPU_IMPL(motion_gpu),
 };
 
 Motion::Motion(const ExtractorConfig &c, const MotionOptions &o)

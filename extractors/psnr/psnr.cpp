@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 
 #include "extractors/options.h"
 
@@ -16,16 +17,26 @@ namespace {
 
 // Names, defaults and ranges are libvmaf's (integer_psnr.c).
 const OptionSpec options[] = {
-    {"enable_chroma", nullptr, OptionType::Bool, PSNR_OPT(enable_chroma), 1, 0, 1, false,
-     "compute psnr_cb and psnr_cr too"},
-    {"enable_mse", nullptr, OptionType::Bool, PSNR_OPT(enable_mse), 0, 0, 1, false,
-     "also report mse_y, mse_cb, mse_cr"},
-    {"enable_apsnr", nullptr, OptionType::Bool, PSNR_OPT(enable_apsnr), 0, 0, 1, false,
-     "report apsnr_y, apsnr_cb, apsnr_cr over the whole stream"},
-    {"reduced_hbd_peak", nullptr, OptionType::Bool, PSNR_OPT(reduced_hbd_peak), 0, 0, 1, false,
-     "use the peak 255*2^(bpc-8) instead of 2^bpc-1 above 8 bits"},
-    {"min_sse", nullptr, OptionType::Double, PSNR_OPT(min_sse), 0, 0, DBL_MAX, false,
-     "SSE floor that sets the PSNR cap; 0 = cap at 6*bpc+12 dB"},
+    {.name = "enable_chroma", .alias = nullptr, .type = OptionType::Bool,
+     .offset = PSNR_OPT(enable_chroma), .def = 1, .min = 0, .max = 1,
+     .in_name = false,
+     .help = "compute psnr_cb and psnr_cr too"},
+    {.name = "enable_mse", .alias = nullptr, .type = OptionType::Bool,
+     .offset = PSNR_OPT(enable_mse), .def = 0, .min = 0, .max = 1,
+     .in_name = false,
+     .help = "also report mse_y, mse_cb, mse_cr"},
+    {.name = "enable_apsnr", .alias = nullptr, .type = OptionType::Bool,
+     .offset = PSNR_OPT(enable_apsnr), .def = 0, .min = 0, .max = 1,
+     .in_name = false,
+     .help = "report apsnr_y, apsnr_cb, apsnr_cr over the whole stream"},
+    {.name = "reduced_hbd_peak", .alias = nullptr, .type = OptionType::Bool,
+     .offset = PSNR_OPT(reduced_hbd_peak), .def = 0, .min = 0, .max = 1,
+     .in_name = false,
+     .help = "use the peak 255*2^(bpc-8) instead of 2^bpc-1 above 8 bits"},
+    {.name = "min_sse", .alias = nullptr, .type = OptionType::Double,
+     .offset = PSNR_OPT(min_sse), .def = 0, .min = 0, .max = DBL_MAX,
+     .in_name = false,
+     .help = "SSE floor that sets the PSNR cap; 0 = cap at 6*bpc+12 dB"},
 };
 
 #undef PSNR_OPT
@@ -58,18 +69,18 @@ const char *const plane_suffix[] = {"y", "cb", "cr"};
 extern const GpuImpl psnr_gpu;
 
 const ExtractorInfo psnr_extractor = {
-    "psnr",
-    "integer PSNR of luma and chroma: psnr_y, psnr_cb, psnr_cr",
-    options,
-    static_cast<int>(sizeof options / sizeof options[0]),
-    provides,
-    static_cast<int>(sizeof provides / sizeof provides[0]),
-    1,
-    1,
-    bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
-    0,
-    create,
-    VMAFHIP_GPU_IMPL(psnr_gpu),
+    .name = "psnr",
+    .help = "integer PSNR of luma and chroma: psnr_y, psnr_cb, psnr_cr",
+    .options = options,
+    .n_options = static_cast<int>(std::size(options)),
+    .provides = provides,
+    .n_provides = static_cast<int>(std::size(provides)),
+    .min_w = 1,
+    .min_h = 1,
+    .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
+    .max_lookahead = 0,
+    .create = create,
+    .gpu = VMAFHIP_GPU_IMPL(psnr_gpu),
 };
 
 Psnr::Psnr(const ExtractorConfig &c)

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 
 #include "base/log.h"
 #include "extractors/options.h"
@@ -18,14 +19,22 @@ namespace {
 
 // Names, defaults and ranges are libvmaf's (float_ssim.c).
 const OptionSpec options[] = {
-    {"enable_lcs", nullptr, OptionType::Bool, SSIM_OPT(enable_lcs), 0, 0, 1, false,
-     "also report float_ssim_l, float_ssim_c, float_ssim_s"},
-    {"enable_db", nullptr, OptionType::Bool, SSIM_OPT(enable_db), 0, 0, 1, false,
-     "report SSIM in dB, -10*log10(1-ssim)"},
-    {"clip_db", nullptr, OptionType::Bool, SSIM_OPT(clip_db), 0, 0, 1, false,
-     "with enable_db, cap the dB value"},
-    {"scale", nullptr, OptionType::Int, SSIM_OPT(scale), 0, 0, 10, false,
-     "downscale factor; 0 = automatic (libvmaf)"},
+    {.name = "enable_lcs", .alias = nullptr, .type = OptionType::Bool,
+     .offset = SSIM_OPT(enable_lcs), .def = 0, .min = 0, .max = 1,
+     .in_name = false,
+     .help = "also report float_ssim_l, float_ssim_c, float_ssim_s"},
+    {.name = "enable_db", .alias = nullptr, .type = OptionType::Bool,
+     .offset = SSIM_OPT(enable_db), .def = 0, .min = 0, .max = 1,
+     .in_name = false,
+     .help = "report SSIM in dB, -10*log10(1-ssim)"},
+    {.name = "clip_db", .alias = nullptr, .type = OptionType::Bool,
+     .offset = SSIM_OPT(clip_db), .def = 0, .min = 0, .max = 1,
+     .in_name = false,
+     .help = "with enable_db, cap the dB value"},
+    {.name = "scale", .alias = nullptr, .type = OptionType::Int,
+     .offset = SSIM_OPT(scale), .def = 0, .min = 0, .max = 10,
+     .in_name = false,
+     .help = "downscale factor; 0 = automatic (libvmaf)"},
 };
 
 #undef SSIM_OPT
@@ -72,18 +81,18 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::strin
 extern const GpuImpl ssim_gpu;
 
 const ExtractorInfo ssim_extractor = {
-    "float_ssim",
-    "libvmaf's float SSIM of luma (Gaussian window, automatic downscale): float_ssim",
-    options,
-    static_cast<int>(sizeof options / sizeof options[0]),
-    provides,
-    static_cast<int>(sizeof provides / sizeof provides[0]),
-    SSIM_MIN_SIZE,
-    SSIM_MIN_SIZE,
-    bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
-    0,
-    create,
-    VMAFHIP_GPU_IMPL(ssim_gpu),
+    .name = "float_ssim",
+    .help = "libvmaf's float SSIM of luma (Gaussian window, automatic downscale): float_ssim",
+    .options = options,
+    .n_options = static_cast<int>(std::size(options)),
+    .provides = provides,
+    .n_provides = static_cast<int>(std::size(provides)),
+    .min_w = SSIM_MIN_SIZE,
+    .min_h = SSIM_MIN_SIZE,
+    .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
+    .max_lookahead = 0,
+    .create = create,
+    .gpu = VMAFHIP_GPU_IMPL(ssim_gpu),
 };
 
 int Ssim::auto_scale(int w, int h)

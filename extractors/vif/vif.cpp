@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 
 #include "base/log.h"
 #include "extractors/options.h"
@@ -16,14 +17,18 @@ namespace {
 
 // libvmaf's option table (integer_vif.c), in its order.
 const OptionSpec vif_options[] = {
-    {"debug", nullptr, OptionType::Bool, offsetof(VifOptions, debug), 0, 0, 1, false,
-     "debug mode: enable additional output"},
-    {"vif_enhn_gain_limit", "egl", OptionType::Double, offsetof(VifOptions, egl), 100.0, 1.0, 100.0,
-     true,
-     "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is completely "
-     "disabled"},
-    {"vif_skip_scale0", "ssclz", OptionType::Bool, offsetof(VifOptions, skip_scale0), 0, 0, 1, true,
-     "when set, skip scale 0 calculations"},
+    {.name = "debug", .alias = nullptr, .type = OptionType::Bool,
+     .offset = offsetof(VifOptions, debug), .def = 0, .min = 0, .max = 1,
+     .in_name = false,
+     .help = "debug mode: enable additional output"},
+    {.name = "vif_enhn_gain_limit", .alias = "egl", .type = OptionType::Double,
+     .offset = offsetof(VifOptions, egl), .def = 100.0, .min = 1.0, .max = 100.0,
+     .in_name = true,
+     .help = "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is completely " "disabled"},
+    {.name = "vif_skip_scale0", .alias = "ssclz", .type = OptionType::Bool,
+     .offset = offsetof(VifOptions, skip_scale0), .def = 0, .min = 0, .max = 1,
+     .in_name = true,
+     .help = "when set, skip scale 0 calculations"},
 };
 
 // libvmaf's provided_features, with the names its output files use.
@@ -65,18 +70,18 @@ std::unique_ptr<Extractor> vif_create(const ExtractorConfig &c, int *ret, std::s
 } // namespace
 
 const ExtractorInfo vif_extractor = {
-    "vif",
-    "integer visual information fidelity (libvmaf's integer_vif), luma, 4 scales",
-    vif_options,
-    static_cast<int>(sizeof(vif_options) / sizeof(vif_options[0])),
-    vif_provides,
-    static_cast<int>(sizeof(vif_provides) / sizeof(vif_provides[0])),
-    VIF_MIN_SIZE,
-    VIF_MIN_SIZE,
-    VIF_BIT_DEPTHS,
-    0,
-    vif_create,
-    VMAFHIP_GPU_IMPL(vif_gpu),
+    .name = "vif",
+    .help = "integer visual information fidelity (libvmaf's integer_vif), luma, 4 scales",
+    .options = vif_options,
+    .n_options = static_cast<int>(std::size(vif_options)),
+    .provides = vif_provides,
+    .n_provides = static_cast<int>(std::size(vif_provides)),
+    .min_w = VIF_MIN_SIZE,
+    .min_h = VIF_MIN_SIZE,
+    .bit_depths = VIF_BIT_DEPTHS,
+    .max_lookahead = 0,
+    .create = vif_create,
+    .gpu = VMAFHIP_GPU_IMPL(vif_gpu),
 };
 
 uint16_t vif_log2_entry(uint32_t m)
