@@ -48,11 +48,14 @@ constexpr size_t kParallelCopyBytes = size_t(1) << 20;
 constexpr size_t kBandBytes = size_t(128) << 10;
 
 // Host staging saturates memory bandwidth with a few threads; more would only
-// compete with the caller, the GPU runtime's threads and other contexts.
-int staging_threads()
+// compete with the caller, the GPU runtime's threads and other contexts. The
+// settings' threads (0: automatic, half the cores) caps them: a caller that
+// gives the library one thread gets one.
+constexpr int kMaxStagingThreads = 8;
+int staging_threads(int threads)
 {
     const int cores = static_cast<int>(std::thread::hardware_concurrency());
-    return std::max(1, std::min(8, cores / 2));
+    return std::max(1, std::min(kMaxStagingThreads, threads > 0 ? threads : cores / 2));
 }
 
 size_t align_up(size_t v)
@@ -110,8 +113,8 @@ private:
 
 class HipBackend final : public Backend {
 public:
-    HipBackend(const Metrics &m, const Logger &log, const HipTuning &t)
-        : m_(m), log_(log), tuning_(t), pool_(staging_threads())
+    HipBackend(const Metrics &m, const Logger &log, const HipTuning &t, int threads)
+        : m_(m), log_(log), tuning_(t), pool_(staging_threads(threads))
     {
     }
     ~HipBackend() override;
@@ -626,7 +629,7 @@ std::unique_ptr<Backend> make_hip_backend(const Metrics &m, const VmafHipSetting
                                           const Logger &log, int *ret, std::string *err,
                                           const HipTuning &tuning, const std::atomic<bool> *cancel)
 {
-    auto b = std::make_unique<HipBackend>(m, log, tuning);
+    auto b = std::make_unique<HipBackend>(m, log, tuning, s.threads);
     *ret = b->init(s, cancel, err);
     if (*ret < 0)
         return nullptr;

@@ -1,7 +1,7 @@
 /*
- * vmafhip: libvmaf-compatible video quality metrics (VMAF models, integer
- * ADM, VIF and motion, psnr, float_ssim) on the GPU through HIP, with a
- * bit-exact CPU reference.
+ * vmafhip: libvmaf-compatible video quality metrics (VMAF models and
+ * libvmaf's feature extractors, vmafhip_feature_info() lists them) on the
+ * GPU through HIP, with a bit-exact CPU reference.
  *
  * Plain C API: no HIP or CUDA types. Every function returns 0 or a
  * non-negative value on success and a negative errno value on failure; the
@@ -98,14 +98,15 @@ typedef struct VmafHipSettings {
     size_t struct_size;        ///< sizeof(VmafHipSettings); set by vmafhip_default_settings()
     int width;                 ///< luma width in pixels, 1..32768 (no default)
     int height;                ///< luma height in pixels, 1..32768 (no default)
-    int bitdepth;              ///< 8, 10, 12 or 16 (16: psnr, float_ssim and motion only) (default 8)
+    int bitdepth;              ///< 8, 10, 12 or 16; vmafhip_open() refuses an extractor
+                               ///< that does not take it, naming the depths it takes (default 8)
     enum VmafHipChroma chroma; ///< chroma layout (default 4:2:0)
     /** Feature extractors to run besides those the models need, '|'-separated;
      *  each is "NAME" or "NAME=option=value:option=value" (libvmaf's CLI
      *  --feature) or "name=NAME:option=value" (FFmpeg's libvmaf filter), e.g.
-     *  "psnr|float_ssim|adm=adm_enhn_gain_limit=1". NAME: psnr, float_ssim,
-     *  adm, vif, motion (vmafhip_option_info() lists the options). NULL or ""
-     *  = none (default NULL). Read by vmafhip_open() only. */
+     *  "psnr|float_ssim|adm=adm_enhn_gain_limit=1". NAME: an extractor that
+     *  vmafhip_feature_info() lists (vmafhip_option_info() lists the options).
+     *  NULL or "" = none (default NULL). Read by vmafhip_open() only. */
     const char *features;
     /** VMAF models, '|'-separated, each "key=value:key=value" with keys
      *  version (a built-in model, vmafhip_builtin_model()), path (a libvmaf
@@ -118,7 +119,10 @@ typedef struct VmafHipSettings {
     int n_subsample;           ///< score frames 0, n, 2n, ... only, 1..2^31-1 (default 1)
     enum VmafHipBackend backend; ///< (default auto)
     int device;                ///< GPU index, >= 0 (default 0)
-    int threads;               ///< CPU threads, 0 = one per core (default 0)
+    int threads;               ///< host threads: on the CPU backend, the threads that score
+                               ///< (0 = one per core); on the GPU, the threads that copy
+                               ///< frames into pinned staging, at most 8 (0 = half the
+                               ///< cores, at most 8) (default 0)
     int queue_depth;           ///< frames in flight, 1..16; 0 = automatic: 4 on the GPU (while
                                ///< it starts, at most 2 on the CPU in its stead); on the
                                ///< CPU 1 with one thread, else threads / 2 + 2 (at most 16). On
@@ -203,7 +207,7 @@ VMAFHIP_API const char *vmafhip_strerror(int err);
 /** Fill @p s with the defaults documented on each field. */
 VMAFHIP_API void vmafhip_default_settings(VmafHipSettings *s);
 
-/** Number of feature extractors (psnr, float_ssim, adm, vif, motion). */
+/** Number of feature extractors; vmafhip_feature_info() names each. */
 VMAFHIP_API int vmafhip_feature_count(void);
 
 /** Extractor @p index (0 .. vmafhip_feature_count() - 1): its name and a
