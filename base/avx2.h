@@ -1,14 +1,15 @@
 // AVX2 code beside the baseline build: a function marked VMAFHIP_AVX2 is
 // compiled for AVX2 whatever the build's target, and is called only where
-// cpu_has_avx2() says so. A plain check, not an ifunc: ThreadSanitizer cannot
-// run ifuncs (base/cpu_clones.h). Also the lane helpers the metrics' AVX2
-// kernels share. x86-64 only.
+// cpu_has_avx2() says so (base/cpu_flags.h). Also the lane helpers the
+// metrics' AVX2 kernels share. x86-64 only.
 #pragma once
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 
 #include <cstdint>
+
+#include "base/cpu_flags.h"
 
 #define VMAFHIP_AVX2 __attribute__((target("avx2")))
 
@@ -17,8 +18,7 @@ namespace vmafhip {
 /// Whether this CPU runs AVX2 (checked once).
 inline bool cpu_has_avx2()
 {
-    static const bool yes = __builtin_cpu_supports("avx2");
-    return yes;
+    return cpu_flags() & CPU_FLAG_AVX2;
 }
 
 /// 32 unaligned bytes.

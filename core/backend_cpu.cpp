@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-#include "base/cpu_clones.h"
+#include "base/avx2.h"
 #include "base/thread_pool.h"
 #include "core/backend.h"
 #include "core/plane_copy.h"
@@ -34,7 +34,7 @@ namespace {
 
 // Largest of n samples: a plain reduction, which the compiler vectorises
 // (std::max_element, which returns a position, is not).
-VMAFHIP_CPU_CLONES uint16_t row_max(const uint16_t *r, int n)
+inline uint16_t row_max(const uint16_t *r, int n)
 {
     uint16_t m = 0;
     for (int x = 0; x < n; x++)
@@ -42,14 +42,33 @@ VMAFHIP_CPU_CLONES uint16_t row_max(const uint16_t *r, int n)
     return m;
 }
 
+using RowMax = uint16_t (*)(const uint16_t *r, int n);
+
+uint16_t row_max_plain(const uint16_t *r, int n) { return row_max(r, n); }
+
+#if defined(__x86_64__)
+// The same loop vectorised for AVX2, where the context's CPU flags allow it.
+VMAFHIP_AVX2 uint16_t row_max_avx2(const uint16_t *r, int n) { return row_max(r, n); }
+#endif
+
+RowMax choose_row_max(unsigned flags)
+{
+#if defined(__x86_64__)
+    if (flags & CPU_FLAG_AVX2)
+        return row_max_avx2;
+#endif
+    (void)flags;
+    return row_max_plain;
+}
+
 // Largest sample of a plane; only needed above 8 bits (values beyond
 // 2^bpc - 1 are rejected, never scored).
-uint32_t plane_max(const PlaneView &p, ThreadPool &pool)
+uint32_t plane_max(const PlaneView &p, RowMax row_max_of, ThreadPool &pool)
 {
     std::vector<uint16_t> rows(static_cast<size_t>(p.h), 0);
     pool.parallel_for(p.h, 64, [&](int y0, int y1) {
         for (int y = y0; y < y1; y++)
-            rows[y] = row_max(p.row<uint16_t>(y), p.w);
+            rows[y] = row_max_of(p.row<uint16_t>(y), p.w);
     });
     return rows.empty() ? 0 : *std::max_element(rows.begin(), rows.end());
 }
@@ -59,8 +78,10 @@ void score(const Metrics &m, const FrameView &f, bool scored, ThreadPool &pool, 
     std::memset(accum, 0, m.accum_bytes);
     FrameHeader h{};
     if (m.g.range_checked()) {
+        const RowMax row_max_of = choose_row_max(m.cpu_flags);
         for (int p = 0; p < m.planes; p++)
-            h.max_sample = std::max({h.max_sample, plane_max(f.ref[p], pool), plane_max(f.dis[p], pool)});
+            h.max_sample = std::max({h.max_sample, plane_max(f.ref[p], row_max_of, pool),
+                                     plane_max(f.dis[p], row_max_of, pool)});
         std::memcpy(accum, &h, sizeof h);
         if (h.max_sample > m.g.max_sample())
             return; // the core reports the range error; nothing to score

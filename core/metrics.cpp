@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/cpu_flags.h"
 #include "core/options.h"
 #include "core/specs.h"
 #include "extractors/options.h"
@@ -133,6 +134,7 @@ int add_instance(Metrics *m, const ExtractorInfo &info, const OptionValues &opti
     c.g = m->g;
     c.options = options;
     c.suffix = suffix;
+    c.cpu_flags = m->cpu_flags;
     int ret = -EINVAL;
     std::unique_ptr<Extractor> e = info.create(c, &ret, msg);
     if (!e)
@@ -272,6 +274,11 @@ int metrics_create(const VmafHipSettings &s, const Logger &log, Metrics *m, std:
     m->g.chroma = s.chroma;
     m->g.layout = s.layout;
     m->n_subsample = static_cast<unsigned>(s.n_subsample);
+    m->cpu_flags = cpu_flags() & ~s.cpumask;
+    log.log(VMAFHIP_LOG_DEBUG, "CPU kernels: %s\n",
+            m->cpu_flags & CPU_FLAG_AVX2 ? "AVX2"
+            : cpu_flags() & CPU_FLAG_AVX2 ? "plain C++ (cpumask turns AVX2 off)"
+                                          : "plain C++ (no AVX2 on this CPU)");
 
     std::vector<ModelSpec> specs;
     std::vector<FeatureRequest> requests;

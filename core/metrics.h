@@ -48,6 +48,7 @@ struct ModelSlot {
 
 struct Metrics {
     Geometry g;
+    unsigned cpu_flags = 0; ///< CpuFlag bits the CPU code may use: the CPU's, less the cpumask
     unsigned n_subsample = 1;
     std::vector<Instance> ext;
     std::vector<ModelSlot> models;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "base/cpu_flags.h"
 #include "extractors/frame_view.h"
 #include "kernels/frame.h"
 
@@ -53,7 +54,18 @@ struct ExtractorConfig {
     Geometry g;
     OptionValues options;
     std::string suffix; ///< libvmaf's name suffix of the options, e.g. "_egl_1", or ""
+    unsigned cpu_flags = 0; ///< CpuFlag bits the CPU code may use (the CPU's, less the cpumask)
 };
+
+/// The kernel table of an instance's CPU code, chosen once when it is
+/// created: the AVX2 table where the context's CPU flags allow AVX2 and
+/// this build and CPU have one (avx2 not null), else the plain C++ table.
+/// Every metric's CPU code dispatches through such a table.
+template <typename Kernels>
+const Kernels &choose_kernels(unsigned cpu_flags, const Kernels &plain, const Kernels *avx2)
+{
+    return (cpu_flags & CPU_FLAG_AVX2) && avx2 ? *avx2 : plain;
+}
 
 /// The GPU implementation of an extractor (built only with a GPU platform).
 struct GpuImpl {

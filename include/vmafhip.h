@@ -142,7 +142,13 @@ typedef struct VmafHipSettings {
      *  it. (default 0) */
     int gpu_wait;
     enum VmafHipLayout layout; ///< plane layout of both pictures (default planar)
-    uint8_t reserved[56];      ///< room to grow without an ABI break; keep zero
+    /** Instruction sets the CPU code must not use, as libvmaf's --cpumask:
+     *  bit 3 (8) turns AVX2 off, so 63 runs the plain C++ kernels everywhere
+     *  (the reference the SIMD kernels are tested against); the other bits
+     *  (SSE2 1, SSSE3 2, SSE4.1 4, AVX-512 16) select nothing here. Scores do
+     *  not depend on it. Since API 2.5. (default 0) */
+    unsigned cpumask;
+    uint8_t reserved[52];      ///< room to grow without an ABI break; keep zero
 } VmafHipSettings;
 
 /** One picture: plane pointers and strides in bytes. Plane 0 is luma

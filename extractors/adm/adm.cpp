@@ -9,6 +9,8 @@
 #include <iterator>
 
 #include "base/log.h"
+#include "extractors/adm/adm_cpu_avx2.h"
+#include "extractors/adm/adm_stages.h"
 #include "extractors/options.h"
 
 namespace vmafhip {
@@ -251,7 +253,8 @@ void Adm::csf_weights(const AdmOptions &s, float rf[4][3])
 
 Adm::Adm(const ExtractorConfig &c)
     : Extractor(adm_extractor), o_(options_struct<AdmOptions>(adm_extractor, c.options)), g_(c.g),
-      suffix_(c.suffix), p_()
+      suffix_(c.suffix), p_(),
+      k_(&choose_kernels(c.cpu_flags, adm_kernels_scalar(), adm_kernels_avx2()))
 {
     const AdmOptions &s = o_;
     const Geometry &g = g_;

@@ -39,6 +39,7 @@ struct AdmScaleScores {
 };
 
 struct AdmCpuBuffers; // adm_cpu.cpp: scratch kept between frames
+struct AdmKernels;    // adm_stages.h: the CPU kernels of one instruction set
 
 extern const ExtractorInfo adm_extractor;
 
@@ -75,6 +76,7 @@ private:
     std::string suffix_;
     AdmParams p_;
     float rf_[4][3];
+    const AdmKernels *k_; ///< the CPU kernels (choose_kernels())
     /// CPU scratch: made by the cpu() calls that find none free, reused by
     /// later ones.
     mutable ScratchPool<AdmCpuBuffers> cpu_;

@@ -181,10 +181,8 @@ void adm_cpu_frame(const AdmKernels &k, const AdmParams &p, const FrameView &f, 
 
 void Adm::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    // The table is picked once: AVX2 where the CPU has it (same integers).
-    static const AdmKernels &k = adm_kernels_avx2() ? *adm_kernels_avx2() : adm_kernels_scalar();
     const auto buf = cpu_.take([&] { return std::make_shared<AdmCpuBuffers>(p_); });
-    run(k, p_, f, *buf, pool, static_cast<AdmAccum *>(accum));
+    run(*k_, p_, f, *buf, pool, static_cast<AdmAccum *>(accum));
 }
 
 } // namespace vmafhip

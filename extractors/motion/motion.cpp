@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "base/log.h"
+#include "extractors/motion/motion_cpu_rows.h"
 #include "extractors/options.h"
 
 namespace vmafhip {
@@ -122,7 +123,8 @@ const ExtractorInfo motion_extractor = {
 };
 
 Motion::Motion(const ExtractorConfig &c, const MotionOptions &o)
-    : Extractor(motion_extractor), opt_(o), suffix_(c.suffix), p_()
+    : Extractor(motion_extractor), opt_(o), suffix_(c.suffix), p_(),
+      k_(&choose_kernels(c.cpu_flags, motion_kernels_scalar(), motion_kernels_avx2()))
 {
     p_.w = c.g.w;
     p_.h = c.g.h;

@@ -27,6 +27,8 @@ struct MotionOptions {
     int debug;               ///< debug: also write integer_motion (default false)
 };
 
+struct MotionKernels; // motion_cpu_rows.h: the CPU kernels of one instruction set
+
 class Motion final : public Extractor {
 public:
     Motion(const ExtractorConfig &c, const MotionOptions &o);
@@ -68,6 +70,7 @@ private:
     MotionOptions opt_;
     std::string suffix_;
     MotionParams p_;
+    const MotionKernels *k_; ///< the CPU kernels (choose_kernels())
 
     // Scores of frames [window_base_, window_base_ + window_.size()): frame
     // i's late values need frames i-1 .. i+1 (and frame min_index() for the

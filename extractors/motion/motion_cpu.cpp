@@ -111,13 +111,12 @@ uint64_t motion_cpu_sad(const MotionParams &p, const PlaneView &prev, const Plan
 
 void Motion::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    static const MotionKernels &k = motion_kernels_avx2() ? *motion_kernels_avx2() : motion_kernels_scalar();
     MotionAccum a{};
     const PlaneView &prev = f.prev_ref[p_.prev];
     // §3: no SAD before min_index() (there is no earlier picture) or with
     // motion_force_zero.
     if (computes_sad() && f.index >= min_index() && prev.data)
-        a.sad = motion_cpu_sad(p_, prev, f.ref[0], k, pool);
+        a.sad = motion_cpu_sad(p_, prev, f.ref[0], *k_, pool);
     std::memcpy(accum, &a, sizeof a);
 }
 

@@ -1,10 +1,8 @@
 // integer motion row kernels in plain C++ (docs/motion.md §2): the
-// per-sample arithmetic of kernels/motion/motion_ops.h in loops the compiler
-// vectorises (built for AVX2 and for the baseline, VMAFHIP_CPU_CLONES).
-// Any CPU; the reference every vectorised table is tested against.
+// per-sample arithmetic of kernels/motion/motion_ops.h, built for the
+// baseline. Any CPU; the reference every vectorised table is tested against.
 #include <algorithm>
 
-#include "base/cpu_clones.h"
 #include "extractors/motion/motion_cpu_rows.h"
 
 namespace vmafhip {
@@ -22,17 +20,17 @@ inline uint32_t diff_row(const T *__restrict__ prev, const T *__restrict__ cur, 
     return any;
 }
 
-VMAFHIP_CPU_CLONES void diff8(const uint8_t *prev, const uint8_t *cur, int w, int16_t *d)
+void diff8(const uint8_t *prev, const uint8_t *cur, int w, int16_t *d)
 {
     diff_row(prev, cur, w, d);
 }
 
-VMAFHIP_CPU_CLONES uint32_t diff16(const uint16_t *prev, const uint16_t *cur, int w, int16_t *d)
+uint32_t diff16(const uint16_t *prev, const uint16_t *cur, int w, int16_t *d)
 {
     return diff_row(prev, cur, w, d);
 }
 
-VMAFHIP_CPU_CLONES void vert(const int16_t *const d[5], int w, int bpc, int16_t *__restrict__ hi,
+void vert(const int16_t *const d[5], int w, int bpc, int16_t *__restrict__ hi,
                               int16_t *__restrict__ lo)
 {
     const int16_t *__restrict__ d0 = d[0], *__restrict__ d1 = d[1], *__restrict__ d2 = d[2];
@@ -43,7 +41,7 @@ VMAFHIP_CPU_CLONES void vert(const int16_t *const d[5], int w, int bpc, int16_t 
 
 /// yv is joined a block of columns at a time, so that the filter's loop
 /// reads int32 values, as one that vectorises wants them.
-VMAFHIP_CPU_CLONES uint64_t hori_sad(const int16_t *hi, const int16_t *lo, int w)
+uint64_t hori_sad(const int16_t *hi, const int16_t *lo, int w)
 {
     constexpr int BLOCK = 256;
     int32_t y[BLOCK + 4];

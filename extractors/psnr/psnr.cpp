@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "extractors/options.h"
+#include "extractors/psnr/psnr_cpu_rows.h"
 
 namespace vmafhip {
 
@@ -85,7 +86,8 @@ const ExtractorInfo psnr_extractor = {
 
 Psnr::Psnr(const ExtractorConfig &c)
     : Extractor(psnr_extractor), o_(options_struct<PsnrOptions>(psnr_extractor, c.options)),
-      g_(c.g), planes_(o_.enable_chroma && c.g.chroma != VMAFHIP_CHROMA_400 ? 3 : 1)
+      g_(c.g), planes_(o_.enable_chroma && c.g.chroma != VMAFHIP_CHROMA_400 ? 3 : 1),
+      k_(&choose_kernels(c.cpu_flags, psnr_kernels_scalar(), psnr_kernels_avx2()))
 {
     const uint32_t peak = peak_of(o_, g_.bpc);
     for (int p = 0; p < 3; p++) {

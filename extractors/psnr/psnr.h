@@ -24,6 +24,7 @@ struct PsnrOptions {
 };
 
 extern const ExtractorInfo psnr_extractor;
+struct PsnrKernels;
 
 class Psnr final : public Extractor {
 public:
@@ -45,6 +46,7 @@ private:
     PsnrOptions o_;
     Geometry g_;
     int planes_;
+    const PsnrKernels *k_; ///< the CPU kernels (choose_kernels())
     double psnr_max_[3];
     uint64_t total_sse_[3] = {0, 0, 0};
     uint64_t total_n_[3] = {0, 0, 0};

@@ -61,8 +61,7 @@ void psnr_cpu_sse(const FrameView &f, int planes, int bpc, const PsnrKernels &k,
 
 void Psnr::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    static const PsnrKernels &k = psnr_kernels_avx2() ? *psnr_kernels_avx2() : psnr_kernels_scalar();
-    psnr_cpu_sse(f, planes_, g_.bpc, k, pool, static_cast<PsnrAccum *>(accum));
+    psnr_cpu_sse(f, planes_, g_.bpc, *k_, pool, static_cast<PsnrAccum *>(accum));
 }
 
 } // namespace vmafhip

@@ -10,6 +10,7 @@
 
 #include "base/log.h"
 #include "extractors/options.h"
+#include "extractors/ssim/ssim_cpu_rows.h"
 
 namespace vmafhip {
 
@@ -108,7 +109,8 @@ int Ssim::auto_scale(int w, int h)
 
 Ssim::Ssim(const ExtractorConfig &c, const SsimParams &p)
     : Extractor(ssim_extractor), o_(options_struct<SsimOptions>(ssim_extractor, c.options)),
-      g_(c.g), p_(p), max_db_(INFINITY)
+      g_(c.g), p_(p), max_db_(INFINITY),
+      k_(&choose_kernels(c.cpu_flags, ssim_kernels_scalar(), ssim_kernels_avx2()))
 {
     if (o_.clip_db) {
         // Half a code value of error per frame; unsigned products as in

@@ -18,6 +18,7 @@ struct SsimOptions {
 };
 
 extern const ExtractorInfo ssim_extractor;
+struct SsimKernels;
 
 class Ssim final : public Extractor {
 public:
@@ -40,6 +41,7 @@ private:
     Geometry g_;
     SsimParams p_;
     double max_db_;
+    const SsimKernels *k_; ///< the CPU kernels (choose_kernels())
 };
 
 } // namespace vmafhip

@@ -178,8 +178,7 @@ void ssim_cpu_sums(const SsimParams &p, int bpc, const PlaneView &ref_plane, con
 
 void Ssim::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    static const SsimKernels &k = ssim_kernels_avx2() ? *ssim_kernels_avx2() : ssim_kernels_scalar();
-    ssim_cpu_sums(p_, g_.bpc, f.ref[0], f.dis[0], k, pool, static_cast<SsimAccum *>(accum));
+    ssim_cpu_sums(p_, g_.bpc, f.ref[0], f.dis[0], *k_, pool, static_cast<SsimAccum *>(accum));
 }
 
 } // namespace vmafhip

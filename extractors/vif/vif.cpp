@@ -10,6 +10,7 @@
 
 #include "base/log.h"
 #include "extractors/options.h"
+#include "extractors/vif/vif_cpu_rows.h"
 
 namespace vmafhip {
 
@@ -132,7 +133,7 @@ int Vif::check(const Geometry &g, const VifOptions &o, std::string *msg)
 
 Vif::Vif(const ExtractorInfo &info, const ExtractorConfig &c)
     : Extractor(info), o_(options_struct<VifOptions>(info, c.options)), g_(c.g), suffix_(c.suffix),
-      p_()
+      p_(), k_(&choose_kernels(c.cpu_flags, vif_kernels_scalar(), vif_kernels_avx2()))
 {
     int w = c.g.w, h = c.g.h;
     for (int s = 0; s < VIF_SCALES; s++) {

@@ -48,6 +48,7 @@ struct VifScaleScores {
 };
 
 struct VifCpuScratch; // vif_cpu.cpp: buffers kept between frames
+struct VifKernels;    // vif_cpu_rows.h: the CPU rows of one instruction set
 
 class Vif : public Extractor {
 public:
@@ -77,6 +78,7 @@ private:
     Geometry g_;
     std::string suffix_;
     VifParams p_;
+    const VifKernels *k_; ///< the CPU rows (choose_kernels())
     /// CPU scratch: made by the cpu() calls that find none free, reused by
     /// later ones.
     mutable ScratchPool<VifCpuScratch> cpu_;

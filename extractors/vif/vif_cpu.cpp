@@ -176,15 +176,21 @@ void run_frame(const VifParams &p, const FrameView &f, VifCpuScratch &b, ThreadP
 
 } // namespace
 
-VifRowsFactory vif_rows_best()
+const VifKernels &vif_kernels_scalar()
 {
-    static const VifRowsFactory best = vif_cpu_has_avx2() ? vif_rows_avx2 : vif_rows_scalar;
-    return best;
+    static const VifKernels k = {vif_rows_scalar};
+    return k;
+}
+
+const VifKernels *vif_kernels_avx2()
+{
+    static const VifKernels k = {vif_rows_avx2};
+    return vif_cpu_has_avx2() ? &k : nullptr;
 }
 
 void Vif::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    const auto scratch = cpu_.take([&] { return std::make_shared<VifCpuScratch>(p_, vif_rows_best()); });
+    const auto scratch = cpu_.take([&] { return std::make_shared<VifCpuScratch>(p_, k_->rows); });
     run_frame(p_, f, *scratch, pool, static_cast<VifAccum *>(accum));
 }
 

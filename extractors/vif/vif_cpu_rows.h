@@ -50,15 +50,25 @@ public:
 
 using VifRowsFactory = std::unique_ptr<VifRows> (*)();
 
-/// Plain C++ (the compiler vectorises some loops; any CPU).
+/// Plain C++ (any CPU): the reference every other implementation is tested
+/// against.
 std::unique_ptr<VifRows> vif_rows_scalar();
 /// AVX2 intrinsics where vif_cpu_has_avx2(); scale 3 (a 64th of the pixels,
 /// and taps beyond int16) goes to the scalar rows.
 std::unique_ptr<VifRows> vif_rows_avx2();
 /// An x86-64 build on a CPU (and OS) with AVX2.
 bool vif_cpu_has_avx2();
-/// The best of the above for this CPU, chosen once.
-VifRowsFactory vif_rows_best();
+
+/// The row kernels of one instruction set as a table, the shape every
+/// metric's CPU kernels have (choose_kernels()).
+struct VifKernels {
+    VifRowsFactory rows;
+};
+/// The plain C++ rows.
+const VifKernels &vif_kernels_scalar();
+/// The AVX2 rows, or nullptr when this is not an x86-64 build or the CPU
+/// has no AVX2.
+const VifKernels *vif_kernels_avx2();
 
 /// Vif::cpu with the given row kernels and fresh buffers (tests).
 void vif_cpu_run(const Vif &v, const FrameView &f, VifRowsFactory rows, ThreadPool &pool, VifAccum *acc);

@@ -1,10 +1,8 @@
 // integer VIF row kernels in plain C++ (docs/vif.md §4): the per-sample
-// arithmetic of kernels/vif/vif_ops.h in loops the compiler vectorises (built
-// for AVX2 and for the baseline, VMAFHIP_CPU_CLONES). Any CPU; also the
-// scale-3 rows of the AVX2 kernels.
+// arithmetic of kernels/vif/vif_ops.h, built for the baseline. Any CPU; also
+// the scale-3 rows of the AVX2 kernels (a 64th of the pixels).
 #include <vector>
 
-#include "base/cpu_clones.h"
 #include "extractors/vif/vif.h"
 #include "extractors/vif/vif_cpu_rows.h"
 
@@ -32,7 +30,7 @@ template <typename Acc> struct RowSums {
 /// the memory traffic of one), for the means (uint32) and the second moments
 /// (uint64).
 template <typename Acc>
-inline void horizontal_taps4(Acc *__restrict__ sum, const uint32_t *__restrict__ v, const uint32_t f[4], int w)
+inline void horizontal_taps(Acc *__restrict__ sum, const uint32_t *__restrict__ v, const uint32_t f[4], int w)
 {
     const uint32_t f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3];
     for (int j = 0; j < w; j++) {
@@ -44,38 +42,17 @@ inline void horizontal_taps4(Acc *__restrict__ sum, const uint32_t *__restrict__
         sum[j] = a;
     }
 }
-VMAFHIP_CPU_CLONES void horizontal_taps(uint32_t *sum, const uint32_t *v, const uint32_t f[4], int w)
-{
-    horizontal_taps4(sum, v, f, w);
-}
-VMAFHIP_CPU_CLONES void horizontal_taps(uint64_t *sum, const uint32_t *v, const uint32_t f[4], int w)
-{
-    horizontal_taps4(sum, v, f, w);
-}
 
 /// vif_vertical_tap over a row: tap f of rows x (ref) and y (dis) into the
 /// sums; second moments in uint64, or in uint32 where they fit (8-bit scale 0:
 /// twice the lanes).
 template <typename Acc>
-inline void vertical_taps_row(uint32_t *__restrict__ m1, uint32_t *__restrict__ m2,
-                              Acc *__restrict__ xx, Acc *__restrict__ yy, Acc *__restrict__ xy,
-                              uint32_t f, const uint16_t *__restrict__ x,
-                              const uint16_t *__restrict__ y, int w)
+inline void vertical_taps(uint32_t *__restrict__ m1, uint32_t *__restrict__ m2, Acc *__restrict__ xx,
+                          Acc *__restrict__ yy, Acc *__restrict__ xy, uint32_t f,
+                          const uint16_t *__restrict__ x, const uint16_t *__restrict__ y, int w)
 {
     for (int j = 0; j < w; j++)
         vif_vertical_tap(m1[j], m2[j], xx[j], yy[j], xy[j], f, x[j], y[j]);
-}
-VMAFHIP_CPU_CLONES void vertical_taps(uint32_t *m1, uint32_t *m2, uint64_t *xx, uint64_t *yy,
-                                      uint64_t *xy, uint32_t f, const uint16_t *x, const uint16_t *y,
-                                      int w)
-{
-    vertical_taps_row(m1, m2, xx, yy, xy, f, x, y, w);
-}
-VMAFHIP_CPU_CLONES void vertical_taps(uint32_t *m1, uint32_t *m2, uint32_t *xx, uint32_t *yy,
-                                      uint32_t *xy, uint32_t f, const uint16_t *x, const uint16_t *y,
-                                      int w)
-{
-    vertical_taps_row(m1, m2, xx, yy, xy, f, x, y, w);
 }
 
 /// The vertical sums rounded (vif_vertical_round) into the five fields

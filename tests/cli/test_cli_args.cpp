@@ -139,7 +139,8 @@ TEST(CliArgs, NoPredictionAndCompatibilityFlags)
         EXPECT_EQ(r.status, 0) << r.err;
         EXPECT_EQ(r.out.rfind("psnr_y: ", 0), 0u) << r.out;
     }
-    // libvmaf's --cpumask and --gpumask are accepted and change nothing.
+    // libvmaf's --cpumask (here: the plain kernels) and --gpumask are accepted, and the
+    // scores are the same.
     const clitest::Result plain = run(tiny_args());
     const clitest::Result masked = run(tiny_args({"--cpumask", "63", "--gpumask=1"}));
     EXPECT_EQ(masked.status, 0) << masked.err;

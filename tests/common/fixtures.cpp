@@ -1,5 +1,6 @@
 #include "tests/common/fixtures.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -173,6 +174,15 @@ VmafHipSettings settings_for(const Fixture &f)
     VmafHipSettings s = settings(f.w, f.h, f.bpc, f.chroma, f.features.c_str());
     s.models = f.models.empty() ? nullptr : f.models.c_str();
     return s;
+}
+
+std::string test_name(const Fixture &f)
+{
+    std::string n = f.name;
+    for (char &ch : n)
+        if (!std::isalnum(static_cast<unsigned char>(ch)))
+            ch = '_';
+    return n;
 }
 
 } // namespace testfx

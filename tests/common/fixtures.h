@@ -33,6 +33,9 @@ struct Fixture {
 /// gtest prints parameters with this (the name, not the bytes).
 inline void PrintTo(const Fixture &f, std::ostream *os) { *os << f.name; }
 
+/// The pair's name as a gtest parameter name: letters, digits and '_'.
+std::string test_name(const Fixture &f);
+
 /// All pairs. minsize_adm_17x17 is listed without ADM (undefined in libvmaf).
 const std::vector<Fixture> &fixtures();
 const Fixture &fixture(const std::string &name);

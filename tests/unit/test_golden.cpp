@@ -17,49 +17,14 @@
 #include "tests/common/context.h"
 #include "tests/common/fixtures.h"
 #include "tests/common/json.h"
+#include "tests/common/score.h"
 #include "vmafhip.h"
 
 namespace {
 
 using testfx::Fixture;
-
-struct Scored {
-    std::vector<std::string> names;
-    std::vector<std::vector<double>> frames; // [frame][feature]
-    std::map<std::string, VmafHipPooled> pooled;
-};
-
-// Score a whole fixture pair with the given settings.
-Scored score(const Fixture &f, VmafHipSettings s)
-{
-    testfx::set_backend(&s, TEST_BACKEND);
-    Scored run;
-    const testfx::Ctx ctx = testfx::open_ctx(s);
-    if (!ctx)
-        return run;
-    VmafHipContext *c = ctx.get();
-    const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
-    EXPECT_EQ(ref.frames(), f.frames);
-    for (int i = 0; i < ref.frames(); i++) {
-        const VmafHipPicture r = ref.picture(i), d = dis.picture(i);
-        EXPECT_EQ(vmafhip_submit(c, &d, &r), i) << vmafhip_last_error(c);
-    }
-    EXPECT_EQ(vmafhip_flush(c), 0) << vmafhip_last_error(c);
-    const char *const *names;
-    const int n = vmafhip_feature_names(c, &names);
-    run.names.assign(names, names + n);
-    for (int i = 0; i < ref.frames(); i++) {
-        const double *v = nullptr;
-        const int ret = vmafhip_frame_scores(c, static_cast<unsigned>(i), 1, &v);
-        if (ret == VMAFHIP_FRAME_SKIPPED && i % s.n_subsample)
-            continue; // like libvmaf's log: scored frames only
-        EXPECT_EQ(ret, 0);
-        run.frames.emplace_back(v, v + n);
-    }
-    for (int k = 0; k < n; k++)
-        EXPECT_EQ(vmafhip_pooled(c, k, &run.pooled[names[k]]), 0);
-    return run;
-}
+using testfx::Scored;
+using testfx::score;
 
 bool is_float_feature(const std::string &name)
 {
@@ -232,16 +197,8 @@ TEST(GoldenSubsample, EveryThirdFrame)
     }
 }
 
-std::string fixture_name(const testing::TestParamInfo<Fixture> &info)
-{
-    std::string n = info.param.name;
-    for (char &ch : n)
-        if (!isalnum(static_cast<unsigned char>(ch)))
-            ch = '_';
-    return n;
-}
-
-INSTANTIATE_TEST_SUITE_P(Fixtures, Golden, testing::ValuesIn(testfx::fixtures()), fixture_name);
+INSTANTIATE_TEST_SUITE_P(Fixtures, Golden, testing::ValuesIn(testfx::fixtures()),
+                         [](const testing::TestParamInfo<testfx::Fixture> &i) { return testfx::test_name(i.param); });
 
 // Reports the figures the quality bar asks for: max |ours - golden| per feature.
 class MaxDiffReport : public testing::Environment {

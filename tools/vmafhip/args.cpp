@@ -67,8 +67,8 @@ const Flag flags[] = {
      "while the GPU starts, with the same scores)"},
     {Id::Threads, 0, "threads", "N", "CPU threads, 0 = one per core (default: 0)"},
     {Id::CpuMask, 0, "cpumask", "MASK",
-     "accepted for libvmaf compatibility; vmafhip always gives libvmaf's plain-C results "
-     "(libvmaf's --cpumask 63)"},
+     "instruction sets the CPU code must not use, as libvmaf's: 8 (or 63) runs the plain C++ "
+     "kernels instead of AVX2; scores are the same, libvmaf's plain-C values (default: 0)"},
     {Id::GpuMask, 0, "gpumask", "MASK", "accepted for libvmaf compatibility; use --backend"},
     {Id::Help, 0, "help", nullptr, "print this text"},
     {Id::Version, 'v', "version", nullptr, "print the version"},
@@ -149,7 +149,7 @@ int apply(const Flag &f, const std::string &v, Options *o, std::string *err)
     case Id::GpuWait: o->gpu_wait = true; return 0;
     case Id::NoPrediction: o->no_prediction = true; return 0;
     case Id::Model: o->models.push_back(v); return 0;
-    case Id::CpuMask:
+    case Id::CpuMask: return set_int(f, v, &o->cpumask, err);
     case Id::GpuMask: return 0;
     case Id::Help:
     case Id::Version: return 0;

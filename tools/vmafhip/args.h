@@ -22,6 +22,7 @@ struct Options {
     std::string output;                ///< -o; empty = pooled summary on stdout
     VmafHipLogFormat format = VMAFHIP_LOG_FMT_XML; ///< libvmaf's default
     int threads = 0;                   ///< --threads; 0 = one per core
+    int cpumask = 0;                   ///< --cpumask: instruction sets turned off
     int frame_cnt = 0;                 ///< --frame_cnt; 0 = every frame
     VmafHipBackend backend = VMAFHIP_BACKEND_AUTO;
     int device = 0;

@@ -335,6 +335,7 @@ int run(const Options &o)
     s.backend = o.backend;
     s.device = o.device;
     s.threads = o.threads;
+    s.cpumask = static_cast<unsigned>(o.cpumask);
 
     std::string err;
     const auto ref = open_input(o.reference, "reference", &err);

@@ -1,0 +1,55 @@
+// A fixture pair scored whole through the public API: every frame's scores
+// and the pooled values, on the backend the test program is built for.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tests/common/context.h"
+#include "tests/common/fixtures.h"
+#include "vmafhip.h"
+
+namespace testfx {
+
+struct Scored {
+    std::vector<std::string> names;
+    std::vector<std::vector<double>> frames; // [frame][feature]
+    std::map<std::string, VmafHipPooled> pooled;
+};
+
+// Score a whole fixture pair with the given settings.
+inline Scored score(const Fixture &f, VmafHipSettings s)
+{
+    set_backend(&s, TEST_BACKEND);
+    Scored run;
+    const Ctx ctx = open_ctx(s);
+    if (!ctx)
+        return run;
+    VmafHipContext *c = ctx.get();
+    const Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
+    EXPECT_EQ(ref.frames(), f.frames);
+    for (int i = 0; i < ref.frames(); i++) {
+        const VmafHipPicture r = ref.picture(i), d = dis.picture(i);
+        EXPECT_EQ(vmafhip_submit(c, &d, &r), i) << vmafhip_last_error(c);
+    }
+    EXPECT_EQ(vmafhip_flush(c), 0) << vmafhip_last_error(c);
+    const char *const *names;
+    const int n = vmafhip_feature_names(c, &names);
+    run.names.assign(names, names + n);
+    for (int i = 0; i < ref.frames(); i++) {
+        const double *v = nullptr;
+        const int ret = vmafhip_frame_scores(c, static_cast<unsigned>(i), 1, &v);
+        if (ret == VMAFHIP_FRAME_SKIPPED && i % s.n_subsample)
+            continue; // like libvmaf's log: scored frames only
+        EXPECT_EQ(ret, 0);
+        run.frames.emplace_back(v, v + n);
+    }
+    for (int k = 0; k < n; k++)
+        EXPECT_EQ(vmafhip_pooled(c, k, &run.pooled[names[k]]), 0);
+    return run;
+}
+
+} // namespace testfx
