@@ -1,0 +1,146 @@
+"""The rate-quality analysis: convex hull and PCHIP BD-rate. Pure Python, no ffmpeg."""
+
+import math
+import random
+import unittest
+
+from vmafhip_ladder.ratequality import (BDRateError, bd_rate, convex_hull, pchip_integral,
+                                        pchip_slopes)
+
+# JCTVC-E137's test data, (kbit/s, PSNR-Y): anchor and test of two sequences, and their BD-rates
+# (fractions) as Netflix vmaf's BD-rate test gives them from the JCT-VC spreadsheet's method.
+E137 = (
+    ([(108048.8736, 43.6471), (61279.976, 40.3953), (33905.6656, 37.247), (18883.6928, 34.2911)],
+     [(108061.2784, 43.6768), (61299.9936, 40.4232), (33928.7472, 37.2761), (18910.912, 34.3147)],
+     -0.00465215420752807),
+    ([(40433.8848, 37.5761), (7622.7456, 35.3756), (2394.488, 33.8977), (1017.6184, 32.0603)],
+     [(40370.12, 37.5982), (7587.0024, 35.4025), (2390.0944, 33.9194), (1017.0984, 32.0822)],
+     -0.018779823450567612),
+)
+
+
+def hull(points):
+    return convex_hull((r, q, (r, q)) for r, q in points)
+
+
+class ConvexHull(unittest.TestCase):
+    def test_below_a_chord_is_off(self):
+        self.assertEqual(hull([(1000, 50), (2000, 60), (3000, 80)]), [(1000, 50), (3000, 80)])
+
+    def test_linear_bitrate_axis(self):
+        # On the chord's linear mix 60 < 62: on the hull; a log-rate hull would drop it (65 > 62).
+        self.assertEqual(hull([(1000, 50), (2000, 62), (4000, 80)]),
+                         [(1000, 50), (2000, 62), (4000, 80)])
+
+    def test_on_a_chord_is_on(self):
+        self.assertEqual(hull([(1000, 50), (2000, 60), (3000, 70)]),
+                         [(1000, 50), (2000, 60), (3000, 70)])
+
+    def test_dominated_points_are_off(self):
+        self.assertEqual(hull([(1000, 80), (2000, 70), (3000, 80)]), [(1000, 80)])
+        self.assertEqual(hull([(1000, 70), (1000, 75), (500, 40)]), [(500, 40), (1000, 75)])
+
+    def test_unusable_points_are_left_out(self):
+        self.assertEqual(hull([(0, 50), (-1, 60), (math.nan, 70), (100, math.inf), (100, 40)]),
+                         [(100, 40)])
+        self.assertEqual(hull([]), [])
+
+    def test_order_does_not_matter(self):
+        points = [(400, 55), (900, 68), (1500, 80), (1600, 74), (3000, 86), (3000, 90),
+                  (4500, 91), (6000, 95), (8000, 94.5), (2200, 82)]
+        expected = [(400, 55), (900, 68), (1500, 80), (3000, 90), (6000, 95)]
+        rng = random.Random(1)
+        for _ in range(20):
+            rng.shuffle(points)
+            self.assertEqual(hull(points), expected)
+
+
+def hermite(x, y, d, t):
+    """The PCHIP at t, from the Hermite basis (independent of the integral's antiderivative)."""
+    k = max(i for i in range(len(x) - 1) if x[i] <= t)
+    h = x[k + 1] - x[k]
+    s = (t - x[k]) / h
+    return ((2 * s**3 - 3 * s**2 + 1) * y[k] + (s**3 - 2 * s**2 + s) * h * d[k]
+            + (-2 * s**3 + 3 * s**2) * y[k + 1] + (s**3 - s**2) * h * d[k + 1])
+
+
+class Pchip(unittest.TestCase):
+    X, Y = [0.0, 1.0, 3.0], [0.0, 1.0, 1.5]
+
+    def test_slopes_by_hand(self):
+        # Interior: weights 2*2+1 = 5 and 2+2*1 = 4 on the secants 1 and 0.25: 9 / (5/1 + 4/0.25).
+        # Left end: ((2+2)*1 - 0.25) / 3 = 1.25. Right end: ((4+1)*0.25 - 2*1) / 3 < 0, so 0.
+        for got, want in zip(pchip_slopes(self.X, self.Y), [1.25, 3 / 7, 0.0]):
+            self.assertAlmostEqual(got, want, places=15)
+        # An end slope over three times its secant, beside an extremum, is cut to three times it.
+        self.assertEqual([round(v, 12) for v in pchip_slopes([0, 1, 1.1], [0, 1, 0])], [3, 0, -11])
+        self.assertEqual(pchip_slopes([1, 3], [2, 3]), [0.5, 0.5])  # two points: a line
+
+    def test_integral_by_hand(self):
+        # Per piece h*(y0+y1)/2 + h^2*(d0-d1)/12: 1/2 + (1.25-3/7)/12, then 2.5 + 4*(3/7)/12.
+        self.assertAlmostEqual(pchip_integral(self.X, self.Y, 0, 3), 3 + 71 / 336, places=14)
+
+    def test_partial_integral_against_simpson(self):
+        # Simpson's rule is exact for cubics: per piece it checks the exact integral.
+        d = pchip_slopes(self.X, self.Y)
+        for lo, hi in ((0.25, 2.5), (1.5, 3.0), (0.1, 0.7)):
+            cuts = sorted({lo, hi} | {x for x in self.X if lo < x < hi})
+            simpson = sum((b - a) / 6 * (hermite(self.X, self.Y, d, a)
+                                         + 4 * hermite(self.X, self.Y, d, (a + b) / 2)
+                                         + hermite(self.X, self.Y, d, b))
+                          for a, b in zip(cuts, cuts[1:]))
+            self.assertAlmostEqual(pchip_integral(self.X, self.Y, lo, hi), simpson, places=12)
+
+
+class BDRate(unittest.TestCase):
+    ANCHOR = [(9487.76, 40.037), (4593.60, 38.615), (2486.44, 36.845), (1358.24, 34.851)]
+
+    def test_identical_curves(self):
+        found = bd_rate(self.ANCHOR, list(reversed(self.ANCHOR)))
+        self.assertEqual(found.percent, 0.0)
+        self.assertEqual((found.vmaf_low, found.vmaf_high), (34.851, 40.037))
+        self.assertEqual((found.anchor_points, found.test_points), (4, 4))
+
+    def test_constant_rate_factor(self):
+        for factor, percent in ((0.8, -20.0), (1.25, 25.0), (0.5, -50.0)):
+            test = [(r * factor, q) for r, q in self.ANCHOR]
+            self.assertAlmostEqual(bd_rate(self.ANCHOR, test).percent, percent, places=9)
+
+    def test_log_rate_linear_in_quality(self):
+        # log10 rate = 2 + 0.02 q (anchor) and 1.9 + 0.022 q (test): PCHIP keeps lines, so the
+        # mean difference over q in [35, 60] is -0.1 + 0.002 * 47.5 = -0.005 exactly.
+        anchor = [(10 ** (2 + 0.02 * q), q) for q in (30, 40, 50, 60)]
+        test = [(10 ** (1.9 + 0.022 * q), q) for q in (35, 45, 55, 65)]
+        found = bd_rate(anchor, test)
+        self.assertAlmostEqual(found.percent, (10 ** -0.005 - 1) * 100, places=10)
+        self.assertEqual((found.vmaf_low, found.vmaf_high), (35, 60))
+
+    def test_jctvc_e137(self):
+        for anchor, test, fraction in E137:
+            self.assertAlmostEqual(bd_rate(anchor, test).percent, fraction * 100, places=10)
+
+    def test_two_points(self):
+        found = bd_rate([(1000, 50), (4000, 80)], [(800, 50), (3200, 80)])
+        self.assertAlmostEqual(found.percent, -20.0, places=10)
+
+    def test_what_cannot_be_computed(self):
+        two = [(1000, 50), (4000, 80)]
+        cases = (
+            ([(1000, 50)], two, "the anchor has 1 point; BD-rate needs at least 2"),
+            (two, [], "the ladder has 0 points"),
+            ([(1000, 50), (2000, 45)], two,
+             "the anchor does not rise: 1000 kbit/s has vmaf 50, 2000 kbit/s has 45"),
+            (two, [(1000, 50), (1000, 60)], "the ladder does not rise"),
+            ([(0, 50), (2000, 60)], two, "bitrates must be positive"),
+            (two, [(5000, 85), (9000, 95)],
+             "no overlap: the anchor spans vmaf 50 to 80, the ladder 85 to 95"),
+            (two, [(5000, 80), (9000, 95)], "no overlap"),
+        )
+        for anchor, test, message in cases:
+            with self.assertRaises(BDRateError) as caught:
+                bd_rate(anchor, test)
+            self.assertIn(message, str(caught.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
