@@ -1,9 +1,13 @@
-"""The rate-quality analysis: convex hull and PCHIP BD-rate. Pure Python, no ffmpeg."""
+"""The rate-quality analysis: convex hull, PCHIP BD-rate, the plan's anchor. Pure Python, no
+ffmpeg."""
 
 import math
 import random
 import unittest
 
+from common import NATURAL1, TempDirTestCase, write_plan
+from vmafhip_ladder import plan
+from vmafhip_ladder.errors import PlanError
 from vmafhip_ladder.ratequality import (BDRateError, bd_rate, convex_hull, pchip_integral,
                                         pchip_slopes)
 
@@ -140,6 +144,67 @@ class BDRate(unittest.TestCase):
             with self.assertRaises(BDRateError) as caught:
                 bd_rate(anchor, test)
             self.assertIn(message, str(caught.exception))
+
+
+def anchored(anchor, second=False):
+    titles = [{"name": "t", "source": dict(NATURAL1), "anchor": anchor,
+               "renditions": [{"name": "file", "path": "dis.yuv", "width": 576, "height": 324}]}]
+    if second:
+        titles.append({"name": "u", "source": dict(NATURAL1),
+                       "renditions": [{"name": "f", "path": "d.yuv", "width": 576, "height": 324}]})
+    return {"output": "out", "titles": titles}
+
+
+class PlanAnchor(TempDirTestCase):
+    def load(self, doc):
+        return plan.load(write_plan(self.tmp, doc))
+
+    def test_points_and_title(self):
+        points = [{"bitrate_kbps": 3000, "vmaf": 90}, {"bitrate_kbps": 800.5, "vmaf": 70.25}]
+        a = self.load(anchored({"points": points, "label": "x264 2023"})).titles[0].anchor
+        self.assertEqual((a.label, a.points, a.title), ("x264 2023", ((800.5, 70.25), (3000.0, 90.0)), None))
+        self.assertEqual(self.load(anchored({"points": points})).titles[0].anchor.label, "anchor")
+        a = self.load(anchored({"title": "u"}, second=True)).titles[0].anchor
+        self.assertEqual((a.label, a.points, a.title), ("u", None, "u"))
+        self.assertIsNone(self.load(anchored({"title": "u"}, second=True)).titles[1].anchor)
+
+    def assertPlanError(self, doc, *fragments):
+        with self.assertRaises(PlanError) as caught:
+            self.load(doc)
+        for fragment in fragments:
+            self.assertIn(fragment, str(caught.exception))
+
+    def test_bad_anchors(self):
+        p = [{"bitrate_kbps": 1000, "vmaf": 60}, {"bitrate_kbps": 2000, "vmaf": 70}]
+        where = "titles[0].anchor"
+        self.assertPlanError(anchored([1, 2]), f"{where}: expected a mapping with keys label, points, title")
+        self.assertPlanError(anchored({"points": p, "lable": "x"}),
+                             f"{where}: unknown key lable; accepted: label, points, title")
+        self.assertPlanError(anchored({"label": "x"}), f"{where}: give either 'points'", "not neither")
+        self.assertPlanError(anchored({"points": p, "title": "u"}, True), "not both")
+        self.assertPlanError(anchored({"points": p[:1]}),
+                             f"{where}.points: expected at least 2 points, got 1")
+        self.assertPlanError(anchored({"points": "1000:60"}), f"{where}.points: expected a non-empty list")
+        self.assertPlanError(anchored({"points": [p[0], {"bitrate_kbps": 3000}]}),
+                             f"{where}.points[1]: missing key 'vmaf'")
+        self.assertPlanError(anchored({"points": [p[0], {"bitrate_kbps": 3000, "vmaf": 80, "psnr": 1}]}),
+                             f"{where}.points[1]: unknown key psnr; accepted: bitrate_kbps, vmaf")
+        for bad, place, what in (({"bitrate_kbps": 0, "vmaf": 80}, "bitrate_kbps", "above 0, got 0"),
+                                 ({"bitrate_kbps": "3M", "vmaf": 80}, "bitrate_kbps", "got '3M'"),
+                                 ({"bitrate_kbps": True, "vmaf": 80}, "bitrate_kbps", "got True"),
+                                 ({"bitrate_kbps": 3000, "vmaf": 100.5}, "vmaf", "from 0 to 100, got 100.5"),
+                                 ({"bitrate_kbps": 3000, "vmaf": None}, "vmaf", "got nothing")):
+            self.assertPlanError(anchored({"points": [p[0], bad]}), f"{where}.points[1].{place}: expected", what)
+        self.assertPlanError(anchored({"points": [p[1], {"bitrate_kbps": 3000, "vmaf": 65}, p[0]]}),
+                             f"{where}.points[1].vmaf: 65 at 3000 kbit/s is not above points[0]'s 70 "
+                             "at 2000 kbit/s: vmaf must rise with bitrate")
+        self.assertPlanError(anchored({"points": [p[0], p[1], {"bitrate_kbps": 1000, "vmaf": 65}]}),
+                             f"{where}.points[2].bitrate_kbps: 1000 kbit/s is points[0]'s too")
+        self.assertPlanError(anchored({"title": "t"}), f"{where}.title: 't' is this title itself")
+        self.assertPlanError(anchored({"title": "v"}, True),
+                             f"{where}.title: 'v' is not a title of this plan (titles: t, u)")
+        self.assertPlanError(anchored({"title": "a/b"}), f"{where}.title: 'a/b' is not accepted")
+        self.assertPlanError(anchored({"points": p, "label": ""}), f"{where}.label: expected a non-empty string")
 
 
 if __name__ == "__main__":
