@@ -9,7 +9,8 @@ from . import atomic
 BASENAME = "summary"   # summary.json, summary.csv
 
 COLUMNS = ("rendition", "size", "frames", "bitrate_kbps", "vmaf_mean", "vmaf_harmonic_mean",
-           "vmaf_1pct_low", "psnr_y_mean", "float_ssim_mean", "status", "error")
+           "vmaf_1pct_low", "vmaf_p1", "vmaf_p5", "vmaf_min", "psnr_y_mean", "float_ssim_mean",
+           "status", "error")
 
 
 def row(name, result):

@@ -11,7 +11,7 @@ import dask.config
 from common import (EXAMPLE_PLAN, FFMPEG, LAUNCHER, NATURAL1, NATURAL1_FRAMES, TempDirTestCase,
                     closing_cluster, golden, ladder_plan, needs_ffmpeg, read_json, run_plan, start_cluster,
                     write_plan)
-from vmafhip_ladder import placement
+from vmafhip_ladder import placement, vmaflog
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 CLUSTER = None
@@ -89,6 +89,11 @@ class Ladder(TempDirTestCase):
             self.assertAlmostEqual(row["vmaf_harmonic_mean"],
                                    len(vmaf) / sum(1 / (v + 1) for v in vmaf) - 1, delta=1e-6)
             self.assertEqual(row["vmaf_1pct_low"], min(vmaf))  # 1% of 10 frames: the worst one
+            self.assertEqual(row["vmaf_min"], min(vmaf))
+            worst = sorted(vmaf)[:2]  # the 1st and 5th percentiles are 0.09 and 0.45 of the way
+            self.assertAlmostEqual(row["vmaf_p1"], worst[0] + 0.09 * (worst[1] - worst[0]), delta=1e-6)
+            self.assertAlmostEqual(row["vmaf_p5"], worst[0] + 0.45 * (worst[1] - worst[0]), delta=1e-6)
+            self.assertEqual(row["vmaf_p5"], round(vmaflog.percentile(vmaf, 5), 6))
             self.assertEqual(row["status"], "ok")
         raw_kbps = 576 * 324 * 1.5 * 8 * 25 / 1000
         self.assertEqual(rows["same"]["bitrate_kbps"], raw_kbps)
@@ -101,6 +106,7 @@ class Ladder(TempDirTestCase):
             table = list(csv.DictReader(f))
         self.assertEqual([r["rendition"] for r in table], ["same", "crf38", "288p"])
         self.assertEqual(float(table[1]["vmaf_mean"]), crf["vmaf"]["mean"])
+        self.assertEqual([float(r["vmaf_p1"]) for r in table], [rows[n]["vmaf_p1"] for n in rows])
         for title in ("natural1", "natural5"):
             assert_plots(self, os.path.join(out, title))
         self.assertEqual(by_name(read_json(os.path.join(out, "natural5", "summary.json")))

@@ -1,12 +1,12 @@
-"""The rate-quality analysis: convex hull, PCHIP BD-rate, the plan's anchor. Pure Python, no
-ffmpeg."""
+"""The rate-quality analysis: convex hull, PCHIP BD-rate, vmaf percentiles, the plan's anchor.
+Pure Python, no ffmpeg."""
 
 import math
 import random
 import unittest
 
 from common import NATURAL1, TempDirTestCase, write_plan
-from vmafhip_ladder import plan
+from vmafhip_ladder import plan, vmaflog
 from vmafhip_ladder.errors import PlanError
 from vmafhip_ladder.ratequality import (BDRateError, bd_rate, convex_hull, pchip_integral,
                                         pchip_slopes)
@@ -144,6 +144,22 @@ class BDRate(unittest.TestCase):
             with self.assertRaises(BDRateError) as caught:
                 bd_rate(anchor, test)
             self.assertIn(message, str(caught.exception))
+
+
+class Percentiles(unittest.TestCase):
+    def test_linear_interpolation(self):
+        values = [7.0, 3.0, 10.0, 1.0, 5.0, 2.0, 9.0, 4.0, 8.0, 6.0]
+        for p, want in ((0, 1.0), (1, 1.09), (5, 1.45), (50, 5.5), (100, 10.0), (99, 9.91)):
+            self.assertAlmostEqual(vmaflog.percentile(values, p), want, places=12)
+        self.assertEqual(vmaflog.percentile([42.5], 5), 42.5)
+
+    def test_scores(self):
+        pooled = {"vmaf": {"mean": 80.0, "harmonic_mean": 79.0}, "psnr_y": {"mean": 40.0},
+                  "float_ssim": {"mean": 0.99}}
+        per_frame = [90.0, 70.0, 80.0, 100.0, 60.0]
+        got = vmaflog.scores(per_frame, pooled)
+        # Sorted 60, 70, 80, 90, 100 at ranks 0..4: the 1st percentile is at 0.04, the 5th at 0.2.
+        self.assertEqual((got["vmaf_p1"], got["vmaf_p5"], got["vmaf_min"]), (60.4, 62.0, 60.0))
 
 
 def anchored(anchor, second=False):
