@@ -1,12 +1,15 @@
-"""The rate-quality analysis: convex hull, PCHIP BD-rate, vmaf percentiles, the plan's anchor.
-Pure Python, no ffmpeg."""
+"""The rate-quality analysis: convex hull, PCHIP BD-rate, vmaf percentiles, the summary's new
+columns, the plan's anchor. Pure Python, no ffmpeg."""
 
+import csv
+import json
 import math
+import os
 import random
 import unittest
 
-from common import NATURAL1, TempDirTestCase, write_plan
-from vmafhip_ladder import plan, vmaflog
+from common import EXAMPLE_PLAN, NATURAL1, TempDirTestCase, write_plan
+from vmafhip_ladder import plan, plots, summary, vmaflog
 from vmafhip_ladder.errors import PlanError
 from vmafhip_ladder.ratequality import (BDRateError, bd_rate, convex_hull, pchip_integral,
                                         pchip_slopes)
@@ -162,6 +165,79 @@ class Percentiles(unittest.TestCase):
         self.assertEqual((got["vmaf_p1"], got["vmaf_p5"], got["vmaf_min"]), (60.4, 62.0, 60.0))
 
 
+def scored(name, size, kbps, vmaf):
+    width, height = map(int, size.split("x"))
+    scores = {"vmaf_mean": vmaf, "vmaf_harmonic_mean": vmaf, "vmaf_1pct_low": vmaf,
+              "vmaf_p1": vmaf, "vmaf_p5": vmaf, "vmaf_min": vmaf, "psnr_y_mean": 40.0,
+              "float_ssim_mean": 0.99}
+    return summary.row(name, {"ok": True, "width": width, "height": height, "frames": 10,
+                              "bitrate_kbps": kbps, "scores": scores})
+
+
+def ladder_rows():
+    return [scored("1080a", "1920x1080", 3000, 90.0), scored("1080b", "1920x1080", 6000, 95.0),
+            scored("720a", "1280x720", 1500, 80.0), scored("720b", "1280x720", 3000, 86.0),
+            scored("360", "640x360", 500, 60.0),
+            summary.row("lost", {"ok": False, "error": "rendition not found"})]
+
+
+class Summary(TempDirTestCase):
+    ANCHOR = ("x264", [(400, 55.0), (1000, 70.0), (3000, 85.0), (7000, 94.0)])
+
+    def test_hull_and_bd_rate(self):
+        rows = ladder_rows()
+        analysis = summary.rate_quality(rows, self.ANCHOR)
+        self.assertEqual(analysis["hull"], ["360", "720a", "1080a", "1080b"])
+        self.assertEqual([r["on_hull"] for r in rows], [True, True, True, False, True, None])
+        want = bd_rate(self.ANCHOR[1], [(500, 60.0), (1500, 80.0), (3000, 90.0), (6000, 95.0)])
+        self.assertEqual(analysis["bd_rate"], {
+            "anchor": "x264", "percent": round(want.percent, 4), "vmaf_low": 60.0,
+            "vmaf_high": 94.0, "anchor_points": 4, "ladder_points": 4, "error": None})
+        self.assertEqual(analysis["bd_rate"]["percent"], -23.498)
+        self.assertEqual({r["bd_rate_pct"] for r in rows}, {-23.498})
+        self.assertEqual(summary.describe("movie", analysis),
+                         "movie: convex hull 360, 720a, 1080a, 1080b; BD-rate -23.50 % against "
+                         "x264 (vmaf 60.00 to 94.00, 4 and 4 points)")
+
+        summary.write(self.tmp, "movie", rows, analysis)
+        with open(os.path.join(self.tmp, "summary.csv")) as f:
+            table = list(csv.DictReader(f))
+        for column in ("vmaf_p1", "vmaf_p5", "vmaf_min", "on_hull", "bd_rate_pct"):
+            self.assertIn(column, table[0])
+        self.assertEqual([r["on_hull"] for r in table], ["true", "true", "true", "false", "true", ""])
+        self.assertEqual(table[0]["bd_rate_pct"], "-23.498")
+        with open(os.path.join(self.tmp, "summary.json")) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["hull"], analysis["hull"])
+        self.assertEqual(doc["bd_rate"], analysis["bd_rate"])
+        self.assertEqual(doc["columns"], list(summary.COLUMNS))
+
+    def test_without_anchor_or_overlap(self):
+        rows = ladder_rows()
+        analysis = summary.rate_quality(rows)
+        self.assertIsNone(analysis["bd_rate"])
+        self.assertEqual(summary.describe("movie", analysis), "movie: convex hull 360, 720a, 1080a, 1080b")
+        analysis = summary.rate_quality(rows, ("hevc", [(100, 10.0), (200, 20.0)]))
+        self.assertIsNone(analysis["bd_rate"]["percent"])
+        self.assertIn("no overlap: the anchor hevc spans vmaf 10 to 20, the ladder's convex hull "
+                      "60 to 95", analysis["bd_rate"]["error"])
+        self.assertEqual({r["bd_rate_pct"] for r in rows}, {None})
+        self.assertIn("; no BD-rate against hevc: no overlap", summary.describe("movie", analysis))
+        failed = [summary.row("lost", {"ok": False, "error": "x"})]
+        analysis = summary.rate_quality(failed, ("hevc", [(100, 10.0), (200, 20.0)]))
+        self.assertEqual(analysis["hull"], [])
+        self.assertIn("the ladder's convex hull has 0 points", analysis["bd_rate"]["error"])
+        self.assertTrue(summary.describe("t", analysis).startswith("t: convex hull empty"))
+
+    def test_plot(self):
+        rows = [r for r in ladder_rows() if r["status"] == "ok"]
+        summary.rate_quality(rows, self.ANCHOR)
+        path = os.path.join(self.tmp, "rate_quality.png")
+        plots.rate_quality(path, "movie", rows, self.ANCHOR)
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+
 def anchored(anchor, second=False):
     titles = [{"name": "t", "source": dict(NATURAL1), "anchor": anchor,
                "renditions": [{"name": "file", "path": "dis.yuv", "width": 576, "height": 324}]}]
@@ -183,6 +259,12 @@ class PlanAnchor(TempDirTestCase):
         a = self.load(anchored({"title": "u"}, second=True)).titles[0].anchor
         self.assertEqual((a.label, a.points, a.title), ("u", None, "u"))
         self.assertIsNone(self.load(anchored({"title": "u"}, second=True)).titles[1].anchor)
+
+    def test_example_plan(self):
+        example = os.path.join(os.path.dirname(EXAMPLE_PLAN), "x264.yaml")
+        anchor = plan.load(example, self.tmp).titles[0].anchor
+        self.assertEqual((anchor.label, anchor.points),
+                         ("last year's ladder", ((900.0, 63.5), (2800.0, 84.0), (5000.0, 92.5))))
 
     def assertPlanError(self, doc, *fragments):
         with self.assertRaises(PlanError) as caught:
