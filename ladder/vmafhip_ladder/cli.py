@@ -8,7 +8,7 @@ import sys
 
 from distributed import Client
 
-from . import __version__, cluster, plan as plans, runner, tools
+from . import __version__, cluster, plan as plans, runner, summary, tools
 from .errors import PlanError
 
 PROG = "vmafhip-ladder"
@@ -64,6 +64,8 @@ def report(result):
         print(f"{PROG}: FAILED {title}/{rendition}: {r['error']}", file=sys.stderr)
         for line in r["detail"].splitlines():
             print(f"    {line}", file=sys.stderr)
+    for title, analysis in result.titles.items():
+        print(summary.describe(title, analysis))
     counts = result.counts()
     print(f"{PROG}: {len(result.results)} renditions: {counts['scored']} scored, "
           f"{counts['reused']} already done, {counts['failed']} failed", file=sys.stderr)

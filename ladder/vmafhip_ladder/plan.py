@@ -6,13 +6,14 @@ whole plan is known to be well formed.
 """
 
 import json
+import math
 import os
 import re
 from dataclasses import dataclass
 
 import yaml
 
-from . import summary
+from . import ratequality, summary
 from .errors import PlanError
 from .media import RAW_SUFFIXES, Video
 
@@ -33,7 +34,9 @@ RESERVED_SUFFIXES = (".json", ".done", ".csv", ".png")
 
 NAME_RULE = "letters, digits, '.', '_' and '-', starting with a letter or digit"
 TOP_KEYS = {"titles", "output", "model", "scale_flags"}
-TITLE_KEYS = {"name", "source", "renditions"}
+TITLE_KEYS = {"name", "source", "renditions", "anchor"}
+ANCHOR_KEYS = {"label", "points", "title"}
+ANCHOR_POINT_KEYS = {"bitrate_kbps", "vmaf"}
 RAW_KEYS = {"width", "height", "pix_fmt", "framerate"}
 RENDITION_KEYS = {"name", "path", "size", "ffmpeg_args", "output"} | RAW_KEYS
 
@@ -56,10 +59,20 @@ class Rendition:
 
 
 @dataclass(frozen=True)
+class Anchor:
+    """The ladder a title's BD-rate is measured against: `points`, (bitrate_kbps, vmaf) pairs in
+    bitrate order, or the convex hull of the plan's title `title`."""
+    label: str
+    points: tuple | None
+    title: str | None
+
+
+@dataclass(frozen=True)
 class Title:
     name: str
     source: Video
     renditions: tuple
+    anchor: Anchor | None = None
 
 
 @dataclass(frozen=True)
@@ -118,6 +131,47 @@ class _Checker:
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             self.fail(where, f"expected a positive integer, got {value!r}")
         return value
+
+    def number(self, value, where, what, low, high=math.inf, low_open=False):
+        """A finite number in [low, high], or (low, high] with low_open."""
+        if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+                or value < low or value > high or (low_open and value == low)):
+            self.fail(where, f"expected {what}, got {_kind(value)}")
+        return float(value)
+
+    def anchor(self, value, where):
+        """A title's anchor: its own points, or another title (checked once all are known)."""
+        entry = self.mapping(value, where, ANCHOR_KEYS)
+        if ("points" in entry) == ("title" in entry):
+            self.fail(where, "give either 'points' (the anchor ladder's bitrate_kbps and vmaf) or "
+                             "'title' (another title of the plan, whose convex hull is the anchor), "
+                             "not " + ("both" if "points" in entry else "neither"))
+        label = self.string(entry["label"], f"{where}.label") if "label" in entry else None
+        if "title" in entry:
+            other = self.string(entry["title"], f"{where}.title", NAME_RE, NAME_RULE)
+            return Anchor(label or other, None, other)
+        points = self.list(entry["points"], f"{where}.points", "points {bitrate_kbps, vmaf}")
+        if len(points) < ratequality.MIN_POINTS:
+            self.fail(f"{where}.points", f"expected at least {ratequality.MIN_POINTS} points, got "
+                                         f"{len(points)}: BD-rate interpolates between them")
+        parsed = []
+        for i, point in enumerate(points):
+            pwhere = f"{where}.points[{i}]"
+            point = self.mapping(point, pwhere, ANCHOR_POINT_KEYS, required=("bitrate_kbps", "vmaf"))
+            rate = self.number(point["bitrate_kbps"], f"{pwhere}.bitrate_kbps",
+                               "a bitrate in kbit/s above 0", 0, low_open=True)
+            vmaf = self.number(point["vmaf"], f"{pwhere}.vmaf", "a vmaf score from 0 to 100", 0, 100)
+            parsed.append((rate, vmaf, i))
+        parsed.sort()
+        for (r0, q0, i0), (r1, q1, i1) in zip(parsed, parsed[1:]):
+            if r1 == r0:
+                self.fail(f"{where}.points[{max(i0, i1)}].bitrate_kbps",
+                          f"{r1:g} kbit/s is points[{min(i0, i1)}]'s too; give each bitrate once")
+            if q1 <= q0:
+                self.fail(f"{where}.points[{i1}].vmaf",
+                          f"{q1:g} at {r1:g} kbit/s is not above points[{i0}]'s {q0:g} at "
+                          f"{r0:g} kbit/s: vmaf must rise with bitrate, as along a convex hull")
+        return Anchor(label or "anchor", tuple((r, q) for r, q, _ in parsed), None)
 
     def file(self, value, where):
         path = os.path.expanduser(self.string(value, where))
@@ -216,7 +270,8 @@ class _Checker:
             names.add(rendition.name)
             outputs.add(rendition.video.path)
             renditions.append(rendition)
-        return Title(name, source, tuple(renditions))
+        anchor = self.anchor(entry["anchor"], f"{where}.anchor") if "anchor" in entry else None
+        return Title(name, source, tuple(renditions), anchor)
 
     def plan(self, doc, output_override):
         doc = self.mapping(doc, "top level", TOP_KEYS, required=("titles",))
@@ -237,6 +292,14 @@ class _Checker:
                 self.fail(f"titles[{i}].name", f"{title.name!r} is used twice")
             names.add(title.name)
             titles.append(title)
+        for i, title in enumerate(titles):
+            other = title.anchor.title if title.anchor else None
+            if other == title.name:
+                self.fail(f"titles[{i}].anchor.title", f"{other!r} is this title itself; name "
+                                                       "another title, whose convex hull is the anchor")
+            if other is not None and other not in names:
+                self.fail(f"titles[{i}].anchor.title", f"{other!r} is not a title of this plan "
+                                                       f"(titles: {', '.join(sorted(names))})")
         return Plan(os.path.abspath(self.path), output, model, scale_flags, tuple(titles))
 
 

@@ -2,7 +2,7 @@
 
 import os
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from distributed import as_completed
 
@@ -22,6 +22,7 @@ RETRIES = 2
 @dataclass
 class Report:
     results: dict   # (title, rendition) -> score task result
+    titles: dict = field(default_factory=dict)  # title -> its hull and BD-rate (summary.rate_quality)
 
     def failures(self):
         return [(key, r) for key, r in self.results.items() if not r["ok"]]
@@ -70,16 +71,31 @@ def submit(plan, client, ffmpeg):
     return futures, scoring
 
 
+def _anchor(plan, title, report):
+    """(label, (bitrate_kbps, vmaf) points) of the title's anchor, or None."""
+    anchor = title.anchor
+    if anchor is None:
+        return None
+    if anchor.points is not None:
+        return anchor.label, anchor.points
+    other = next(t for t in plan.titles if t.name == anchor.title)
+    rows = [summary.row(r.name, report.results[(other.name, r.name)]) for r in other.renditions]
+    return anchor.label, [(r["bitrate_kbps"], r["vmaf_mean"]) for r in summary.hull_rows(rows)]
+
+
 def write_title(plan, title, report):
+    """Write the title's summary and plots; return its hull and BD-rate (summary.rate_quality)."""
     folder = os.path.join(plan.output, title.name)
     os.makedirs(folder, exist_ok=True)
     results = [(r.name, report.results[(title.name, r.name)]) for r in title.renditions]
     rows = [summary.row(name, result) for name, result in results]
-    summary.write(folder, title.name, rows)
+    anchor = _anchor(plan, title, report)
+    analysis = summary.rate_quality(rows, anchor)
+    summary.write(folder, title.name, rows, analysis)
     ok = [row for row in rows if row["status"] == "ok"]
     curve, frames = os.path.join(folder, "rate_quality.png"), os.path.join(folder, "vmaf_frames.png")
     if ok:
-        plots.rate_quality(curve, title.name, ok)
+        plots.rate_quality(curve, title.name, ok, anchor)
         plots.vmaf_over_time(frames, title.name,
                              {name: r["vmaf_frames"] for name, r in results if r["ok"]})
     else:
@@ -87,6 +103,7 @@ def write_title(plan, title, report):
         for path in (curve, frames):
             if os.path.exists(path):
                 os.remove(path)
+    return analysis
 
 
 def run(plan, client, ffmpeg, progress_stream=None):
@@ -100,5 +117,5 @@ def run(plan, client, ffmpeg, progress_stream=None):
     progress.close()
     report = Report({key: _outcome(future) for key, future in scoring.items()})
     for title in plan.titles:
-        write_title(plan, title, report)
+        report.titles[title.name] = write_title(plan, title, report)
     return report

@@ -1,15 +1,19 @@
-"""A title's summary table: one row per rendition, written as CSV and JSON."""
+"""A title's summary table: one row per rendition, written as CSV and JSON, with the title's
+convex hull and its BD-rate against an anchor (see ratequality)."""
 
 import csv
 import io
 import os
 
 from . import atomic
+from .ratequality import BDRateError, bd_rate, convex_hull
 
 BASENAME = "summary"   # summary.json, summary.csv
 
 COLUMNS = ("rendition", "size", "frames", "bitrate_kbps", "vmaf_mean", "vmaf_harmonic_mean",
-           "vmaf_1pct_low", "psnr_y_mean", "float_ssim_mean", "status", "error")
+           "vmaf_1pct_low", "vmaf_p1", "vmaf_p5", "vmaf_min", "psnr_y_mean", "float_ssim_mean",
+           "on_hull", "bd_rate_pct", "status", "error")
+BD_DECIMALS = 4
 
 
 def row(name, result):
@@ -19,15 +23,78 @@ def row(name, result):
                 "error": result["error"]}
     return {"rendition": name, "size": f"{result['width']}x{result['height']}",
             "frames": result["frames"], "bitrate_kbps": result["bitrate_kbps"], **result["scores"],
-            "status": "ok", "error": None}
+            "on_hull": None, "bd_rate_pct": None, "status": "ok", "error": None}
 
 
-def write(folder, title, rows):
-    """summary.json and summary.csv in `folder`, renditions in plan order."""
+def hull_rows(rows):
+    """The rows of the renditions on the convex hull of (bitrate, vmaf mean), in bitrate order."""
+    ok = [r for r in rows if r["status"] == "ok"]
+    return [ok[i] for i in convex_hull((r["bitrate_kbps"], r["vmaf_mean"], i)
+                                       for i, r in enumerate(ok))]
+
+
+def rate_quality(rows, anchor=None):
+    """The title's hull and BD-rate; fills the rows' on_hull and bd_rate_pct.
+
+    `anchor` is None or (label, [(bitrate_kbps, vmaf), ...]). Returns {"hull": rendition names in
+    bitrate order, "bd_rate": None without an anchor, else {"anchor", "percent", "vmaf_low",
+    "vmaf_high", "anchor_points", "ladder_points", "error"}}: percent is None, and error says
+    why, when there is no BD-rate to give.
+    """
+    hull = hull_rows(rows)
+    on_hull = {id(r) for r in hull}
+    for r in rows:
+        r["on_hull"] = id(r) in on_hull if r["status"] == "ok" else None
+    result = {"hull": [r["rendition"] for r in hull], "bd_rate": None}
+    if anchor is not None:
+        label, points = anchor
+        bd = {"anchor": label, "percent": None, "vmaf_low": None, "vmaf_high": None,
+              "anchor_points": len(points), "ladder_points": len(hull), "error": None}
+        try:
+            found = bd_rate(points, [(r["bitrate_kbps"], r["vmaf_mean"]) for r in hull],
+                            names=(f"anchor {label}", "ladder's convex hull"))
+        except BDRateError as e:
+            bd["error"] = str(e)
+        else:
+            bd.update(percent=round(found.percent, BD_DECIMALS), vmaf_low=found.vmaf_low,
+                      vmaf_high=found.vmaf_high)
+            for r in rows:
+                r["bd_rate_pct"] = bd["percent"]
+        result["bd_rate"] = bd
+    return result
+
+
+def describe(title, analysis):
+    """One line on a title's hull and BD-rate, for the end of a run."""
+    hull = analysis["hull"]
+    text = f"{title}: convex hull " + (", ".join(hull) if hull else "empty (no rendition scored)")
+    bd = analysis.get("bd_rate")
+    if bd is not None:
+        if bd["percent"] is None:
+            text += f"; no BD-rate against {bd['anchor']}: {bd['error']}"
+        else:
+            text += (f"; BD-rate {bd['percent']:+.2f} % against {bd['anchor']} (vmaf "
+                     f"{bd['vmaf_low']:.2f} to {bd['vmaf_high']:.2f}, {bd['ladder_points']} "
+                     f"and {bd['anchor_points']} points)")
+    return text
+
+
+def _csv_value(value):
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def write(folder, title, rows, analysis=None):
+    """summary.json and summary.csv in `folder`, renditions in plan order; `analysis` (from
+    rate_quality) adds the title's hull and BD-rate to the JSON."""
     base = os.path.join(folder, BASENAME)
-    atomic.write_json(f"{base}.json", {"title": title, "columns": list(COLUMNS), "renditions": rows})
+    atomic.write_json(f"{base}.json", {"title": title, "columns": list(COLUMNS), "renditions": rows,
+                                       **(analysis or {})})
     text = io.StringIO()
     writer = csv.DictWriter(text, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in rows)
+    writer.writerows({k: _csv_value(v) for k, v in r.items()} for r in rows)
     atomic.write_bytes(f"{base}.csv", text.getvalue().encode())

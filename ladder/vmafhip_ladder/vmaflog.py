@@ -44,12 +44,27 @@ def low_mean(values, fraction=LOW_FRACTION):
     return sum(worst) / len(worst)
 
 
+def percentile(values, p):
+    """The `p`th percentile of `values` (0 <= p <= 100), interpolated linearly between the two
+    nearest ranks as numpy's default does (Hyndman and Fan's definition 7): the sorted values
+    sit at 0, 1/(n-1), ..., 1, so the 0th is the minimum and the 100th the maximum."""
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * p / 100
+    i = min(math.floor(pos), len(ordered) - 1)
+    if i + 1 == len(ordered):
+        return ordered[i]
+    return ordered[i] + (ordered[i + 1] - ordered[i]) * (pos - i)
+
+
 def scores(per_frame, pooled):
     """The summary's quality columns. Means are libvmaf's pooled ones, as printed in the log."""
     return {
         "vmaf_mean": pooled["vmaf"]["mean"],
         "vmaf_harmonic_mean": pooled["vmaf"]["harmonic_mean"],
         "vmaf_1pct_low": round(low_mean(per_frame), 6),
+        "vmaf_p1": round(percentile(per_frame, 1), 6),
+        "vmaf_p5": round(percentile(per_frame, 5), 6),
+        "vmaf_min": min(per_frame),
         "psnr_y_mean": pooled["psnr_y"]["mean"],
         "float_ssim_mean": pooled["float_ssim"]["mean"],
     }

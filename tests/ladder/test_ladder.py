@@ -11,7 +11,7 @@ import dask.config
 from common import (EXAMPLE_PLAN, FFMPEG, LAUNCHER, NATURAL1, NATURAL1_FRAMES, TempDirTestCase,
                     closing_cluster, golden, ladder_plan, needs_ffmpeg, read_json, run_plan, start_cluster,
                     write_plan)
-from vmafhip_ladder import placement
+from vmafhip_ladder import placement, ratequality, vmaflog
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 CLUSTER = None
@@ -59,7 +59,13 @@ class Ladder(TempDirTestCase):
         self.assertEqual(set(client().run(dask.config.get, key).values()), {False})
 
     def test_scores_summary_and_plots(self):
-        out, (_, report) = self.run_ladder()
+        out = os.path.join(self.tmp, "out")
+        doc = ladder_plan(out)
+        anchor = [(2000.0, 70.0), (80000.0, 100.0)]
+        doc["titles"][0]["anchor"] = {"label": "raw", "points": [
+            {"bitrate_kbps": rate, "vmaf": vmaf} for rate, vmaf in anchor]}
+        doc["titles"][1]["anchor"] = {"title": "natural1"}
+        out, (_, report) = self.run_ladder(doc)
         self.assertEqual(report.counts(), {"scored": 4, "reused": 0, "failed": 0})
         folder = os.path.join(out, "natural1")
         summary = read_json(os.path.join(folder, "summary.json"))
@@ -89,6 +95,11 @@ class Ladder(TempDirTestCase):
             self.assertAlmostEqual(row["vmaf_harmonic_mean"],
                                    len(vmaf) / sum(1 / (v + 1) for v in vmaf) - 1, delta=1e-6)
             self.assertEqual(row["vmaf_1pct_low"], min(vmaf))  # 1% of 10 frames: the worst one
+            self.assertEqual(row["vmaf_min"], min(vmaf))
+            worst = sorted(vmaf)[:2]  # the 1st and 5th percentiles are 0.09 and 0.45 of the way
+            self.assertAlmostEqual(row["vmaf_p1"], worst[0] + 0.09 * (worst[1] - worst[0]), delta=1e-6)
+            self.assertAlmostEqual(row["vmaf_p5"], worst[0] + 0.45 * (worst[1] - worst[0]), delta=1e-6)
+            self.assertEqual(row["vmaf_p5"], round(vmaflog.percentile(vmaf, 5), 6))
             self.assertEqual(row["status"], "ok")
         raw_kbps = 576 * 324 * 1.5 * 8 * 25 / 1000
         self.assertEqual(rows["same"]["bitrate_kbps"], raw_kbps)
@@ -97,10 +108,28 @@ class Ladder(TempDirTestCase):
         self.assertEqual(rows["288p"]["bitrate_kbps"], round(y4m * 8 / 0.4 / 1000, 3))
         self.assertTrue(80 < rows["288p"]["vmaf_mean"] < rows["same"]["vmaf_mean"])
 
+        # The hull: 288p, then 'same' (crf38 is as large a raw file and scores lower).
+        self.assertEqual(summary["hull"], ["288p", "same"])
+        self.assertEqual([rows[n]["on_hull"] for n in ("same", "crf38", "288p")], [True, False, True])
+        hull = [(rows[n]["bitrate_kbps"], rows[n]["vmaf_mean"]) for n in ("288p", "same")]
+        bd = ratequality.bd_rate(anchor, hull)
+        self.assertEqual(summary["bd_rate"], {
+            "anchor": "raw", "percent": round(bd.percent, 4), "vmaf_low": rows["288p"]["vmaf_mean"],
+            "vmaf_high": 99.742822, "anchor_points": 2, "ladder_points": 2, "error": None})
+        self.assertEqual(report.titles["natural1"], {"hull": summary["hull"], "bd_rate": summary["bd_rate"]})
+        # natural5's anchor is natural1's hull; its own hull has one rendition only.
+        bd5 = read_json(os.path.join(out, "natural5", "summary.json"))["bd_rate"]
+        self.assertEqual((bd5["anchor"], bd5["percent"], bd5["anchor_points"], bd5["ladder_points"]),
+                         ("natural1", None, 2, 1))
+        self.assertIn("the ladder's convex hull has 1 point; BD-rate needs at least 2", bd5["error"])
+
         with open(os.path.join(folder, "summary.csv")) as f:
             table = list(csv.DictReader(f))
         self.assertEqual([r["rendition"] for r in table], ["same", "crf38", "288p"])
         self.assertEqual(float(table[1]["vmaf_mean"]), crf["vmaf"]["mean"])
+        self.assertEqual([r["on_hull"] for r in table], ["true", "false", "true"])
+        self.assertEqual({float(r["bd_rate_pct"]) for r in table}, {summary["bd_rate"]["percent"]})
+        self.assertEqual([float(r["vmaf_p1"]) for r in table], [rows[n]["vmaf_p1"] for n in rows])
         for title in ("natural1", "natural5"):
             assert_plots(self, os.path.join(out, title))
         self.assertEqual(by_name(read_json(os.path.join(out, "natural5", "summary.json")))
@@ -267,6 +296,7 @@ class CommandLineRun(TempDirTestCase):
         self.assertIn("[##############################] 3/3 tasks, 1 rendition failed", proc.stderr)
         self.assertIn(f"FAILED natural1/missing: rendition not found: {self.tmp}/none.mkv", proc.stderr)
         self.assertIn("2 renditions: 1 scored, 0 already done, 1 failed", proc.stderr)
+        self.assertEqual(proc.stdout, "natural1: convex hull 288p\n")
         rows = by_name(read_json(os.path.join(out, "natural1", "summary.json")))
         self.assertEqual((rows["missing"]["status"], rows["288p"]["status"]), ("failed", "ok"))
 
