@@ -1,5 +1,6 @@
 """Plan checking: good plans load as meant, bad ones give one clear line (never a traceback)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from common import LAUNCHER, NATURAL1, TempDirTestCase, write_plan
 from vmafhip_ladder import plan
 from vmafhip_ladder.errors import PlanError
 
+MEGA = 1 << 20
 
 
 def good_doc():
@@ -55,9 +57,10 @@ class BadPlans(TempDirTestCase):
         with self.assertRaises(PlanError) as caught:
             plan.load(path)
         message = str(caught.exception)
-        self.assertTrue(message.startswith(path + ": "), message)
+        self.assertTrue(message.startswith(path + ": "), message[:200])
         for fragment in fragments:
-            self.assertIn(fragment, message)
+            self.assertIn(fragment, message[:1000])
+        return message
 
     def edit(self, change):
         doc = good_doc()
@@ -115,6 +118,68 @@ class BadPlans(TempDirTestCase):
         def no_size(doc):
             del doc["titles"][0]["renditions"][0]["size"]
         self.assertPlanError(self.edit(no_size), "renditions[0]: missing key 'size'")
+
+    def test_long_values_are_refused_and_cut(self):
+        """Names become file names and strings go on ffmpeg's command line: both have limits, and
+        a message quotes at most the start of a value."""
+        long = "a" * MEGA
+        cases = (
+            (self.edit(lambda d: d["titles"][0].update(name=long)), "titles[0].name: 'aaaa",
+             "(1048576 characters) is not accepted: at most 100 characters"),
+            (self.rendition(0, name=long), "renditions[0].name: 'aaaa", "at most 100 characters"),
+            (self.rendition(0, output=long + ".mkv"), "renditions[0].output: 'aaaa",
+             "at most 100 characters"),
+            (self.edit(lambda d: d.update(model=long)), "model: 'aaaa", "at most 100 characters",
+             "a built-in model name"),
+            (self.edit(lambda d: d.update(scale_flags=long)), "scale_flags: 'aaaa",
+             "at most 200 characters"),
+            (self.rendition(0, ffmpeg_args=["-metadata", long]), "renditions[0].ffmpeg_args[1]",
+             "at most 4096 characters"),
+            (self.rendition(1, path=long + ".yuv"), "renditions[1].path", "at most 4096 characters"),
+            (self.rendition(1, **{long: 1}), "renditions[1]: unknown key 'aaaa", "accepted: "),
+            (self.rendition(1, width=long), "renditions[1].width: expected a positive integer, "
+             "got 'aaaa"),
+        )
+        for doc, *fragments in cases:
+            message = self.assertPlanError(doc, *fragments)
+            self.assertLess(len(message), 600, message[:200])
+
+    def test_nested_too_deeply(self):
+        for name, text in (("deep.yaml", "[" * 100000 + "]" * 100000),
+                           ("deep.json", "[" * 100000 + "]" * 100000),
+                           ("deep2.yaml", "titles:\n" + "- " * 100000 + "x\n")):
+            path = os.path.join(self.tmp, name)
+            with open(path, "w") as f:
+                f.write(text)
+            with self.assertRaises(PlanError) as caught:
+                plan.load(path)
+            self.assertEqual(str(caught.exception),
+                             f"{path}: top level: lists or mappings nested too deeply to read; "
+                             "a plan nests lists and mappings six levels deep")
+
+    def test_repeated_keys(self):
+        doc = good_doc()
+        yaml_text = ("output: out\ntitles:\n- name: t\n  source: s.mkv\n  renditions:\n"
+                     "  - name: a\n    path: a.mkv\n    path: b.mkv\n")
+        json_text = json.dumps(doc).replace('"output": "out"', '"output": "out", "output": "o2"')
+        for name, text, fragment in (
+                ("twice.yaml", yaml_text, "titles[0].renditions[0]: key 'path' is given twice"),
+                ("twice.json", json_text, "top level: key 'output' is given twice")):
+            path = os.path.join(self.tmp, name)
+            with open(path, "w") as f:
+                f.write(text)
+            with self.assertRaises(PlanError) as caught:
+                plan.load(path)
+            self.assertIn(fragment, str(caught.exception))
+            self.assertIn("give each key once", str(caught.exception))
+        # A key merged in from an anchor may be overridden: that is YAML's way of sharing settings.
+        merged = os.path.join(self.tmp, "merged.yaml")
+        with open(merged, "w") as f:
+            f.write("output: out\ntitles:\n- name: t\n  source: s.mkv\n  renditions:\n"
+                    "  - &a {name: a, path: a.mkv, size: 64x64}\n"
+                    "  - {<<: *a, name: b, path: b.mkv}\n")
+        renditions = plan.load(merged).titles[0].renditions
+        self.assertEqual([os.path.basename(r.video.path) for r in renditions], ["a.mkv", "b.mkv"])
 
     def test_unreadable(self):
         for name, text, fragment in (
