@@ -64,6 +64,8 @@ def report(result):
         print(f"{PROG}: FAILED {title}/{rendition}: {r['error']}", file=sys.stderr)
         for line in r["detail"].splitlines():
             print(f"    {line}", file=sys.stderr)
+    for line in result.unwritten:
+        print(f"{PROG}: FAILED to write the summary and plots of {line}", file=sys.stderr)
     counts = result.counts()
     print(f"{PROG}: {len(result.results)} renditions: {counts['scored']} scored, "
           f"{counts['reused']} already done, {counts['failed']} failed", file=sys.stderr)
@@ -75,6 +77,7 @@ def main(argv=None):
     local = None
     try:
         plan = plans.load(args.plan, args.output)
+        runner.prepare(plan)
         cluster.quiet_dask_logs()
         if args.scheduler:
             client = cluster.connect(args.scheduler, args.wait)
@@ -96,4 +99,4 @@ def main(argv=None):
         return 130
     report(result)
     print(f"{PROG}: results in {plan.output}", file=sys.stderr)
-    return 1 if result.failures() else 0
+    return 1 if result.failures() or result.unwritten else 0

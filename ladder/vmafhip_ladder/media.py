@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import stat
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -44,10 +45,25 @@ class Probe:
     bytes: int
 
 
+def require_file(path, role):
+    """Raise RenditionFailed unless `path` is a regular file (a device or a pipe has no size,
+    time or content to identify it by, and a folder is no video)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise RenditionFailed(f"{role} not found: {path}") from None
+    except OSError as e:
+        raise RenditionFailed(f"{role} {path}: cannot read it: {e.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a folder" if stat.S_ISDIR(st.st_mode) else
+                "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else
+                "a pipe" if stat.S_ISFIFO(st.st_mode) else "a socket")
+        raise RenditionFailed(f"{role} {path} is {kind}, not a regular file: give a video file")
+
+
 def probe(ffprobe, video, role):
     """Size, pixel format, frame count (packets, so nothing is decoded) and duration of `video`."""
-    if not os.path.isfile(video.path):
-        raise RenditionFailed(f"{role} not found: {video.path}")
+    require_file(video.path, role)
     out = run([ffprobe, "-v", "error", *video.input_args(), "-i", video.path, "-select_streams", "v:0",
                "-count_packets", "-show_entries",
                "stream=width,height,pix_fmt,nb_read_packets,avg_frame_rate,r_frame_rate:format=duration",

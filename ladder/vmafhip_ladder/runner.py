@@ -2,14 +2,14 @@
 
 import os
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from distributed import as_completed
 
 from . import plots, summary
 from .cluster import has_gpu_workers
 from .encode import encode_task
-from .errors import failure
+from .errors import PlanError, failure
 from .progress import Progress
 from .score import score_task
 
@@ -22,6 +22,7 @@ RETRIES = 2
 @dataclass
 class Report:
     results: dict   # (title, rendition) -> score task result
+    unwritten: list = field(default_factory=list)   # "title: why" for summaries not written
 
     def failures(self):
         return [(key, r) for key, r in self.results.items() if not r["ok"]]
@@ -70,6 +71,35 @@ def submit(plan, client, ffmpeg):
     return futures, scoring
 
 
+def _blocking_file(folder):
+    """The file that stands where `folder` or one of the folders above it should be, if any."""
+    path = folder
+    while path and not os.path.exists(path):
+        path = os.path.dirname(path) if os.path.dirname(path) != path else ""
+    return path if path and not os.path.isdir(path) else None
+
+
+def prepare(plan):
+    """Make every title's results folder and check it can be written, before anything runs.
+
+    Raises PlanError naming the plan's 'output' (or --output), the folder and what is wrong.
+    """
+    for title in plan.titles:
+        folder = os.path.join(plan.output, title.name)
+        try:
+            os.makedirs(folder, exist_ok=True)
+            probe = os.path.join(folder, f".vmafhip-ladder-check-{uuid.uuid4().hex[:8]}")
+            with open(probe, "wb"):
+                pass
+            os.remove(probe)
+        except OSError as e:
+            blocking = _blocking_file(folder)
+            why = (f"{blocking} is a file, not a folder" if blocking is not None
+                   else f"cannot write in {folder}: {e.strerror}")
+            raise PlanError(f"{plan.path}: {plan.output_from}: {why}; the results folder must be "
+                            "a folder this user can create and write") from None
+
+
 def write_title(plan, title, report):
     folder = os.path.join(plan.output, title.name)
     os.makedirs(folder, exist_ok=True)
@@ -100,5 +130,8 @@ def run(plan, client, ffmpeg, progress_stream=None):
     progress.close()
     report = Report({key: _outcome(future) for key, future in scoring.items()})
     for title in plan.titles:
-        write_title(plan, title, report)
+        try:
+            write_title(plan, title, report)
+        except OSError as e:
+            report.unwritten.append(f"{title.name}: {e.strerror} ({e.filename})")
     return report

@@ -4,7 +4,7 @@ import os
 
 from . import __version__, atomic, manifest, placement, vmaflog
 from .errors import RenditionFailed, reporting_failures
-from .media import identity, probe
+from .media import identity, probe, require_file
 from .tools import locate, run
 
 # Both inputs start at time 0 in one time base, so frames pair up by position.
@@ -42,8 +42,7 @@ def score_task(title, rendition, log_path, model, scale_flags, ffmpeg, encoded=N
         return encoded
     source, dis = title.source, rendition.video
     for role, video in (("source", source), ("rendition", dis)):
-        if not os.path.isfile(video.path):
-            raise RenditionFailed(f"{role} not found: {video.path}")
+        require_file(video.path, role)
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
     log_name = os.path.basename(log_path)
 

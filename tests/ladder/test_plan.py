@@ -5,10 +5,13 @@ import os
 import subprocess
 import sys
 import unittest
+from unittest import mock
 
 from common import LAUNCHER, NATURAL1, TempDirTestCase, write_plan
-from vmafhip_ladder import plan
+from vmafhip_ladder import plan, runner
+from vmafhip_ladder.encode import encode_task
 from vmafhip_ladder.errors import PlanError
+from vmafhip_ladder.score import score_task
 
 MEGA = 1 << 20
 
@@ -213,6 +216,22 @@ class CommandLine(TempDirTestCase):
         self.assertIn("titles[0].renditions[0].size: expected WIDTHxHEIGHT", proc.stderr)
         self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
 
+    def assertOneLine(self, proc, fragment):
+        self.assertCleanError(proc, fragment)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr[-2000:])
+
+    def test_output_is_a_file(self):
+        doc = good_doc()
+        doc["output"] = path = os.path.join(self.tmp, "file")
+        with open(path, "w") as f:
+            f.write("not a folder\n")
+        plan_path = write_plan(self.tmp, doc)
+        self.assertOneLine(self.run_cli(plan_path), f"error: {plan_path}: output: {path} is a "
+                           "file, not a folder; the results folder must be a folder this user can "
+                           "create and write")
+        self.assertOneLine(self.run_cli(plan_path, "--output", os.path.join(path, "sub", "dir")),
+                           f"--output: {path} is a file, not a folder")
+
     def test_bad_arguments(self):
         path = write_plan(self.tmp, good_doc())
         self.assertCleanError(self.run_cli(path, "--workers", "0"), "--workers must be at least 1")
@@ -220,6 +239,60 @@ class CommandLine(TempDirTestCase):
                               "--workers and --cpu are for the local cluster")
         self.assertCleanError(self.run_cli(path, "--ffmpeg", sys.executable),
                               "is not an ffmpeg with the libvmaf_hip filter")
+
+
+class OutputFolder(TempDirTestCase):
+    """The results folder is made and tried before anything runs (root writes anywhere, so a
+    folder it may not write is simulated where the ladder writes its trial file)."""
+
+    def load(self, output):
+        return plan.load(write_plan(self.tmp, good_doc()), output)
+
+    def test_made_and_written(self):
+        loaded = self.load(os.path.join(self.tmp, "a", "b"))
+        runner.prepare(loaded)
+        self.assertEqual(os.listdir(os.path.join(self.tmp, "a", "b", "t")), [])
+
+    def test_not_writable(self):
+        loaded = self.load(os.path.join(self.tmp, "ro"))
+        denied = PermissionError(13, "Permission denied")
+        with mock.patch("vmafhip_ladder.runner.open", create=True, side_effect=denied):
+            with self.assertRaises(PlanError) as caught:
+                runner.prepare(loaded)
+        self.assertEqual(str(caught.exception),
+                         f"{loaded.path}: --output: cannot write in {self.tmp}/ro/t: Permission "
+                         "denied; the results folder must be a folder this user can create and write")
+
+    @unittest.skipIf(os.geteuid() == 0, "root may write in any folder")
+    def test_not_writable_for_real(self):
+        folder = os.path.join(self.tmp, "ro")
+        os.makedirs(folder)
+        os.chmod(folder, 0o555)
+        self.addCleanup(os.chmod, folder, 0o755)
+        with self.assertRaises(PlanError) as caught:
+            runner.prepare(self.load(os.path.join(folder, "out")))
+        self.assertIn("Permission denied", str(caught.exception))
+
+
+class TaskInputs(TempDirTestCase):
+    """Files a task refuses before running ffmpeg."""
+
+    def test_source_is_not_a_regular_file(self):
+        doc = good_doc()
+        doc["titles"][0]["source"] = "/dev/zero"
+        del doc["titles"][0]["renditions"][1]
+        loaded = plan.load(write_plan(self.tmp, doc))
+        title = loaded.titles[0]
+        enc, mkv = title.renditions
+        log = os.path.join(self.tmp, "out", "t", "mkv.json")
+        for result in (encode_task(title, enc, "ffmpeg"),
+                       score_task(title, mkv, log, loaded.model, loaded.scale_flags, "ffmpeg")):
+            self.assertEqual(result["error"], "source /dev/zero is a device, not a regular file: "
+                                              "give a video file")
+        doc["titles"][0]["source"] = self.tmp
+        title = plan.load(write_plan(self.tmp, doc)).titles[0]
+        self.assertEqual(encode_task(title, enc, "ffmpeg")["error"],
+                         f"source {self.tmp} is a folder, not a regular file: give a video file")
 
 
 if __name__ == "__main__":
