@@ -65,6 +65,15 @@ class BadPlans(TempDirTestCase):
             self.assertIn(fragment, message[:1000])
         return message
 
+    def text_error(self, name, text):
+        """The PlanError message for a plan file `name` holding `text`."""
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        with self.assertRaises(PlanError) as caught:
+            plan.load(path)
+        return path, str(caught.exception)
+
     def edit(self, change):
         doc = good_doc()
         change(doc)
@@ -151,14 +160,9 @@ class BadPlans(TempDirTestCase):
         for name, text in (("deep.yaml", "[" * 100000 + "]" * 100000),
                            ("deep.json", "[" * 100000 + "]" * 100000),
                            ("deep2.yaml", "titles:\n" + "- " * 100000 + "x\n")):
-            path = os.path.join(self.tmp, name)
-            with open(path, "w") as f:
-                f.write(text)
-            with self.assertRaises(PlanError) as caught:
-                plan.load(path)
-            self.assertEqual(str(caught.exception),
-                             f"{path}: top level: lists or mappings nested too deeply to read; "
-                             "a plan nests lists and mappings six levels deep")
+            path, message = self.text_error(name, text)
+            self.assertEqual(message, f"{path}: top level: lists or mappings nested too deeply "
+                                      "to read; a plan nests lists and mappings six levels deep")
 
     def test_repeated_keys(self):
         doc = good_doc()
@@ -168,13 +172,9 @@ class BadPlans(TempDirTestCase):
         for name, text, fragment in (
                 ("twice.yaml", yaml_text, "titles[0].renditions[0]: key 'path' is given twice"),
                 ("twice.json", json_text, "top level: key 'output' is given twice")):
-            path = os.path.join(self.tmp, name)
-            with open(path, "w") as f:
-                f.write(text)
-            with self.assertRaises(PlanError) as caught:
-                plan.load(path)
-            self.assertIn(fragment, str(caught.exception))
-            self.assertIn("give each key once", str(caught.exception))
+            _, message = self.text_error(name, text)
+            self.assertIn(fragment, message)
+            self.assertIn("give each key once", message)
         # A key merged in from an anchor may be overridden: that is YAML's way of sharing settings.
         merged = os.path.join(self.tmp, "merged.yaml")
         with open(merged, "w") as f:
@@ -188,12 +188,7 @@ class BadPlans(TempDirTestCase):
         for name, text, fragment in (
                 ("bad.yaml", "titles: [a, b\n", "line 2 column 1: not valid YAML"),
                 ("bad.json", '{"titles": [}', "line 1 column 13: not valid JSON")):
-            path = os.path.join(self.tmp, name)
-            with open(path, "w") as f:
-                f.write(text)
-            with self.assertRaises(PlanError) as caught:
-                plan.load(path)
-            self.assertIn(fragment, str(caught.exception))
+            self.assertIn(fragment, self.text_error(name, text)[1])
         with self.assertRaises(PlanError) as caught:
             plan.load(os.path.join(self.tmp, "none.yaml"))
         self.assertIn("cannot read the plan: No such file or directory", str(caught.exception))
