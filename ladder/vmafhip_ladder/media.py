@@ -109,31 +109,43 @@ def _fraction(text):
     return value if value > 0 else None
 
 
+def _uneven_frame(times, tb, rate):
+    """(index, seconds) of the first frame that does not last 1/rate, give or take a tick of the
+    time base `tb` and RATE_SLACK of a frame; None when every frame does."""
+    frame = 1 / (rate * tb)                                 # in ticks
+    slack = 1 + frame * RATE_SLACK
+    for i, (a, b) in enumerate(zip(times, times[1:])):
+        if abs((b - a) - frame) > slack:
+            return i, (b - a) * tb
+    return None
+
+
 def _constant_rate(stream, packets, what):
-    """The frame rate of `packets`, which must be constant: every frame, in presentation order,
-    lasts 1/rate give or take a tick of the time base (RATE_SLACK)."""
-    rate = _fraction(stream.get("r_frame_rate")) or _fraction(stream.get("avg_frame_rate"))
-    if rate is None:
+    """The frame rate of `packets`, which must be constant. FFmpeg's two guesses are tried on the
+    packets' times in presentation order: r_frame_rate (which may be a field rate, twice the
+    frame rate) and avg_frame_rate."""
+    rates = [r for r in (_fraction(stream.get("r_frame_rate")), _fraction(stream.get("avg_frame_rate")))
+             if r is not None]
+    if not rates:
         raise RenditionFailed(f"{what}: cannot tell its frame rate: scoring pairs frames by "
                               "position and needs a constant frame rate")
     tb = _fraction(stream.get("time_base"))
     try:
         times = sorted(int(p["pts"]) for p in packets)
     except (KeyError, TypeError, ValueError):
-        return rate     # no time on some packets (raw streams): nothing to check
-    if tb is None:
-        return rate
-    frame = 1 / (rate * tb)                                 # in ticks
-    slack = 1 + frame * RATE_SLACK
-    for i, (a, b) in enumerate(zip(times, times[1:])):
-        if abs((b - a) - frame) > slack:
-            lasts = float((b - a) * tb) * 1000
-            raise RenditionFailed(
-                f"{what} has a variable frame rate: frame {i} lasts {lasts:.3f} ms, at "
-                f"{rate_text(rate)} fps a frame lasts {float(1 / rate) * 1000:.3f} ms; frames "
-                "are scored by position, so convert it to a constant frame rate first "
-                f"(ffmpeg -i IN -fps_mode cfr -r {rate_text(rate).split()[0]} OUT)")
-    return rate
+        times = None    # no time on some packets (raw streams): nothing to check
+    if tb is None or times is None:
+        return rates[0]
+    uneven = [_uneven_frame(times, tb, rate) for rate in rates]
+    for rate, bad in zip(rates, uneven):
+        if bad is None:
+            return rate
+    (i, lasts), rate = uneven[0], rates[0]
+    raise RenditionFailed(
+        f"{what} has a variable frame rate: frame {i} lasts {float(lasts) * 1000:.3f} ms, at "
+        f"{rate_text(rate)} fps a frame lasts {float(1 / rate) * 1000:.3f} ms; frames are scored "
+        "by position, so convert it to a constant frame rate first "
+        f"(ffmpeg -i IN -fps_mode cfr -r {rate_text(rate).split()[0]} OUT)")
 
 
 def _duration(info, stream, frames):

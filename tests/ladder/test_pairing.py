@@ -14,6 +14,8 @@ import subprocess
 import unittest
 
 from common import FFMPEG, NATURAL1, TempDirTestCase, needs_ffmpeg, run_plan, start_cluster, write_plan
+from vmafhip_ladder import media
+from vmafhip_ladder.errors import RenditionFailed
 from vmafhip_ladder.plan import DEFAULT_SCALE_FLAGS
 
 CLI = os.environ.get("VMAFHIP_TEST_CLI", "")
@@ -109,6 +111,37 @@ class Pairing(TempDirTestCase):
                         libvmaf = cli_vmaf(LIBVMAF_CLI, ref, dis, os.path.join(self.tmp, "lv.json"),
                                            ("--cpumask", "63"))
                         self.assertEqual(ladder, libvmaf)
+
+
+class FrameRate(unittest.TestCase):
+    """The frame rate read from ffprobe's stream and packets (no ffmpeg needed)."""
+
+    @staticmethod
+    def rate(times, r_frame_rate, avg_frame_rate, time_base):
+        stream = {"r_frame_rate": r_frame_rate, "avg_frame_rate": avg_frame_rate,
+                  "time_base": time_base}
+        packets = [{"pts": t, "flags": "___"} for t in times]
+        return media._constant_rate(stream, packets, "source s.mkv")
+
+    def test_rounded_times(self):
+        # Matroska's milliseconds: 59.94 fps frames last 16 or 17 ticks, FFmpeg says 19001/317.
+        times = [round(n * 1001 / 60) for n in range(30)]
+        self.assertEqual(self.rate(times[::-1], "19001/317", "19001/317", "1/1000"),
+                         media.Fraction(19001, 317))
+        self.assertTrue(media.same_rate(media.Fraction(19001, 317), media.Fraction(60000, 1001)))
+        self.assertFalse(media.same_rate(media.Fraction(24000, 1001), media.Fraction(24)))
+
+    def test_field_rate(self):
+        # Interlaced video may say its field rate as r_frame_rate; the frames say 25.
+        times = [126000 + n * 3600 for n in range(10)]     # MPEG-TS: 90 kHz from 1.4 s
+        self.assertEqual(self.rate(times, "50/1", "25/1", "1/90000"), 25)
+
+    def test_variable(self):
+        times = [n * 40 for n in range(5)] + [n * 40 + 20 for n in range(5, 10)]
+        with self.assertRaises(RenditionFailed) as caught:
+            self.rate(times, "25/1", "25/1", "1/1000")
+        self.assertIn("source s.mkv has a variable frame rate: frame 4 lasts 60.000 ms, at 25 fps "
+                      "a frame lasts 40.000 ms", caught.exception.message)
 
 
 @needs_ffmpeg
