@@ -39,6 +39,7 @@ FLAGS_MAX_LEN = 200
 PIX_FMT_MAX_LEN = 40
 STRING_MAX_LEN = 4096   # paths and ffmpeg arguments
 SHOWN_MAX_LEN = 60      # values quoted in messages are cut to this
+SHOWN_KEYS = 5          # unknown keys named in a message, at most
 # A plan nests six levels: top, titles, a title, renditions, a rendition, its ffmpeg_args.
 NESTING_RULE = "a plan nests lists and mappings six levels deep"
 NAME_RULE = (f"letters, digits, '.', '_' and '-', starting with a letter or digit, "
@@ -103,7 +104,9 @@ class _Checker:
         unknown = sorted(_show(k) if isinstance(k, str) and len(k) > SHOWN_MAX_LEN else str(k)
                          for k in value if k not in allowed)
         if unknown:
-            self.fail(where, f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            more = f" and {len(unknown) - SHOWN_KEYS} more" if len(unknown) > SHOWN_KEYS else ""
+            self.fail(where, f"unknown key{'s' if len(unknown) > 1 else ''} "
+                             f"{', '.join(unknown[:SHOWN_KEYS])}{more}; "
                              f"accepted: {', '.join(sorted(allowed))}")
         for key in required:
             if key not in value:
@@ -293,10 +296,19 @@ class _Mapping(dict):
     repeated = ()
 
 
+def _repeated(keys):
+    """The keys that occur more than once in `keys`, each once, in order."""
+    seen, repeated = set(), {}
+    for key in keys:
+        if key in seen:
+            repeated[key] = None
+        seen.add(key)
+    return tuple(repeated)
+
+
 def _json_mapping(pairs):
     mapping = _Mapping(pairs)
-    keys = [key for key, _ in pairs]
-    mapping.repeated = tuple(dict.fromkeys(k for i, k in enumerate(keys) if k in keys[:i]))
+    mapping.repeated = _repeated(key for key, _ in pairs)
     return mapping
 
 
@@ -310,7 +322,7 @@ class _YamlLoader(yaml.SafeLoader):
             keys = [self.construct_object(k) for k, _ in node.value
                     if isinstance(k, yaml.ScalarNode) and k.tag != "tag:yaml.org,2002:merge"]
         mapping = _Mapping(super().construct_mapping(node, deep=deep))
-        mapping.repeated = tuple(dict.fromkeys(k for i, k in enumerate(keys) if k in keys[:i]))
+        mapping.repeated = _repeated(keys)
         return mapping
 
 
