@@ -1,10 +1,11 @@
 """Frame n of a rendition is scored against frame n of its source, whatever the containers.
 
 Sources in Matroska, MP4, MOV and MPEG-TS at 23.976 to 59.94 fps (MPEG-4 part 2 with B-frames,
-so MP4 and MOV carry edit lists and MPEG-TS starts at 1.4 s) get renditions in other containers,
-encoded by the ladder. Every rendition's per-frame scores must equal those of the vmafhip CLI
-(bit-exact with libvmaf) on the decoded frames, the rendition scaled back up as the ladder
-documents; with $VMAFHIP_TEST_LIBVMAF_CLI (libvmaf's `vmaf` tool) also libvmaf's own.
+so MP4 and MOV carry edit lists, one of which drops frames, and MPEG-TS starts at 1.4 s) get
+renditions in other containers, encoded by the ladder. Every rendition's per-frame scores must
+equal those of the vmafhip CLI (bit-exact with libvmaf) on the decoded frames, the rendition
+scaled back up as the ladder documents; with $VMAFHIP_TEST_LIBVMAF_CLI (libvmaf's `vmaf` tool)
+also libvmaf's own.
 Variable frame rates, other frame rates and other frame counts are refused, saying why.
 """
 
@@ -22,15 +23,17 @@ CLI = os.environ.get("VMAFHIP_TEST_CLI", "")
 LIBVMAF_CLI = os.environ.get("VMAFHIP_TEST_LIBVMAF_CLI", "")
 SOURCE_SIZE, RENDITION_SIZE = (160, 90), "128x72"
 ENCODE = ["-c:v", "mpeg4", "-bf", "2", "-an"]
-# title: source container and frame rate, rendition containers. Matroska's times are whole
-# milliseconds, MP4's and MOV's exact ticks, MPEG-TS's 90 kHz from 1.4 s on.
+# title: source container and frame rate, rendition containers, frames. Matroska's times are
+# whole milliseconds, MP4's and MOV's exact ticks, MPEG-TS's 90 kHz from 1.4 s on. "mp4cut" is
+# cut at 0.2 s without re-encoding: its edit list drops the first 5 frames it still holds.
 CASES = {
-    "mkv24": ("mkv", "24", ("mp4", "mov", "ts")),
-    "mkv29.97": ("mkv", "30000/1001", ("mp4", "mkv")),
-    "mkv23.976": ("mkv", "24000/1001", ("mp4",)),
-    "mov25": ("mov", "25", ("mkv",)),
-    "ts50": ("ts", "50", ("mp4", "mkv")),
-    "mp459.94": ("mp4", "60000/1001", ("mkv", "ts")),
+    "mkv24": ("mkv", "24", ("mp4", "mov", "ts"), 10),
+    "mkv29.97": ("mkv", "30000/1001", ("mp4", "mkv"), 10),
+    "mkv23.976": ("mkv", "24000/1001", ("mp4",), 10),
+    "mov25": ("mov", "25", ("mkv",), 10),
+    "ts50": ("ts", "50", ("mp4", "mkv"), 10),
+    "mp459.94": ("mp4", "60000/1001", ("mkv", "ts"), 10),
+    "mp4cut": ("mp4", "24", ("mkv",), 5),
 }
 CLUSTER = None
 
@@ -84,15 +87,20 @@ class Pairing(TempDirTestCase):
     def test_every_frame_with_its_source_frame(self):
         out = os.path.join(self.tmp, "out")
         titles = []
-        for name, (container, rate, renditions) in CASES.items():
+        for name, (container, rate, renditions, _) in CASES.items():
             source = os.path.join(self.tmp, f"{name}.{container}")
-            make_source(source, rate)
+            if name == "mp4cut":
+                whole = os.path.join(self.tmp, "whole.mp4")
+                make_source(whole, rate)
+                ffmpeg("-ss", "0.2", "-i", whole, "-c", "copy", source)
+            else:
+                make_source(source, rate)
             titles.append({"name": name, "source": source, "renditions": [
                 {"name": ext, "size": RENDITION_SIZE, "output": f"r.{ext}",
                  "ffmpeg_args": [*ENCODE, "-q:v", "12"]} for ext in renditions]})
         _, report = run_plan(CLUSTER[1], write_plan(self.tmp, {"output": out, "titles": titles}))
 
-        for name, (container, rate, renditions) in CASES.items():
+        for name, (container, rate, renditions, frames) in CASES.items():
             ref = os.path.join(self.tmp, f"{name}.y4m")
             decode(os.path.join(self.tmp, f"{name}.{container}"), ref)
             for ext in renditions:
@@ -104,7 +112,7 @@ class Pairing(TempDirTestCase):
                     decode(os.path.join(folder, f"r.{ext}"), dis, SOURCE_SIZE)
                     with open(os.path.join(folder, f"{ext}.json")) as f:
                         ladder = [frame["metrics"]["vmaf"] for frame in json.load(f)["frames"]]
-                    self.assertEqual(len(ladder), 10)
+                    self.assertEqual(len(ladder), frames)
                     expected = cli_vmaf(CLI, ref, dis, os.path.join(self.tmp, "cli.json"))
                     self.assertEqual(ladder, expected)
                     if LIBVMAF_CLI:
