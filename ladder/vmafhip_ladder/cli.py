@@ -66,6 +66,8 @@ def report(result):
             print(f"    {line}", file=sys.stderr)
     for title, analysis in result.titles.items():
         print(summary.describe(title, analysis))
+    for line in result.unwritten:
+        print(f"{PROG}: FAILED to write the summary and plots of {line}", file=sys.stderr)
     counts = result.counts()
     print(f"{PROG}: {len(result.results)} renditions: {counts['scored']} scored, "
           f"{counts['reused']} already done, {counts['failed']} failed", file=sys.stderr)
@@ -77,6 +79,7 @@ def main(argv=None):
     local = None
     try:
         plan = plans.load(args.plan, args.output)
+        runner.prepare(plan)
         cluster.quiet_dask_logs()
         if args.scheduler:
             client = cluster.connect(args.scheduler, args.wait)
@@ -98,4 +101,4 @@ def main(argv=None):
         return 130
     report(result)
     print(f"{PROG}: results in {plan.output}", file=sys.stderr)
-    return 1 if result.failures() else 0
+    return 1 if result.failures() or result.unwritten else 0

@@ -3,8 +3,8 @@
 import os
 
 from . import __version__, atomic, manifest
-from .errors import RenditionFailed, reporting_failures
-from .media import identity
+from .errors import reporting_failures
+from .media import identity, require_file
 from .tools import locate, run
 
 
@@ -21,8 +21,7 @@ def encode_task(title, rendition, ffmpeg):
     Returns {"ok": True, "reused": bool} or a failure.
     """
     source, output = title.source, rendition.video.path
-    if not os.path.isfile(source.path):
-        raise RenditionFailed(f"source not found: {source.path}")
+    require_file(source.path, "source")
     os.makedirs(os.path.dirname(output), exist_ok=True)
     recipe = command("ffmpeg", source, rendition.encode, os.path.basename(output))
     work = manifest.key(tool=__version__, source=identity(source.path), command=recipe)

@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import stat
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -11,6 +12,12 @@ from .tools import run
 
 RAW_SUFFIXES = (".yuv", ".raw")
 HEAD_BYTES = 1 << 20
+# A constant frame rate's frames may each last one time-base tick more or less than 1/rate (times
+# are rounded to the container's ticks: Matroska's are milliseconds), and 1 % of a frame besides.
+RATE_SLACK = Fraction(1, 100)
+# Rates this close are one rate: FFmpeg reads some from rounded times (Matroska's 59.94 fps is
+# 19001/317); 23.976 and 24 fps are 1 in 1,000 apart.
+SAME_RATE = Fraction(1, 10000)
 
 
 @dataclass(frozen=True)
@@ -42,27 +49,103 @@ class Probe:
     frames: int
     duration: float     # seconds
     bytes: int
+    rate: Fraction      # frames per second, constant (checked on every frame's time)
+
+
+def same_rate(a, b):
+    return abs(a - b) <= SAME_RATE * max(a, b)
+
+
+def rate_text(rate):
+    """25, 24000/1001 (23.976) and the like, as ffmpeg's -r takes them."""
+    if rate.denominator == 1:
+        return str(rate.numerator)
+    return f"{rate.numerator}/{rate.denominator} ({float(rate):.3f})"
+
+
+def require_file(path, role):
+    """Raise RenditionFailed unless `path` is a regular file (a device or a pipe has no size,
+    time or content to identify it by, and a folder is no video)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise RenditionFailed(f"{role} not found: {path}") from None
+    except OSError as e:
+        raise RenditionFailed(f"{role} {path}: cannot read it: {e.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a folder" if stat.S_ISDIR(st.st_mode) else
+                "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else
+                "a pipe" if stat.S_ISFIFO(st.st_mode) else "a socket")
+        raise RenditionFailed(f"{role} {path} is {kind}, not a regular file: give a video file")
 
 
 def probe(ffprobe, video, role):
-    """Size, pixel format, frame count (packets, so nothing is decoded) and duration of `video`."""
-    if not os.path.isfile(video.path):
-        raise RenditionFailed(f"{role} not found: {video.path}")
+    """Size, pixel format, frame count, frame rate and duration of `video`, from its packets
+    (nothing is decoded). Refuses a variable frame rate: frames are scored by position."""
+    require_file(video.path, role)
     out = run([ffprobe, "-v", "error", *video.input_args(), "-i", video.path, "-select_streams", "v:0",
-               "-count_packets", "-show_entries",
-               "stream=width,height,pix_fmt,nb_read_packets,avg_frame_rate,r_frame_rate:format=duration",
-               "-of", "json"], f"reading {role} {video.path}")
+               "-show_entries", "stream=width,height,pix_fmt,avg_frame_rate,r_frame_rate,time_base"
+               ":packet=pts,flags:format=duration", "-of", "json"], f"reading {role} {video.path}")
     try:
         info = json.loads(out)
         stream = info["streams"][0]
         width, height = int(stream["width"]), int(stream["height"])
-        frames = int(stream["nb_read_packets"])
+        # Packets an edit list cuts off are read (flag D) but give no frame.
+        packets = [p for p in info.get("packets", []) if "D" not in p.get("flags", "")]
     except (ValueError, KeyError, IndexError, TypeError):
         raise RenditionFailed(f"{role} {video.path} has no readable video stream") from None
-    if frames == 0:
+    if not packets:
         raise RenditionFailed(f"{role} {video.path} has no frames")
-    return Probe(width, height, stream.get("pix_fmt", ""), frames,
-                 _duration(info, stream, frames), os.path.getsize(video.path))
+    rate = _constant_rate(stream, packets, f"{role} {video.path}")
+    return Probe(width, height, stream.get("pix_fmt", ""), len(packets),
+                 _duration(info, stream, len(packets)), os.path.getsize(video.path), rate)
+
+
+def _fraction(text):
+    try:
+        value = Fraction(text)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    return value if value > 0 else None
+
+
+def _uneven_frame(times, tb, rate):
+    """(index, seconds) of the first frame that does not last 1/rate, give or take a tick of the
+    time base `tb` and RATE_SLACK of a frame; None when every frame does."""
+    frame = 1 / (rate * tb)                                 # in ticks
+    slack = 1 + frame * RATE_SLACK
+    for i, (a, b) in enumerate(zip(times, times[1:])):
+        if abs((b - a) - frame) > slack:
+            return i, (b - a) * tb
+    return None
+
+
+def _constant_rate(stream, packets, what):
+    """The frame rate of `packets`, which must be constant. FFmpeg's two guesses are tried on the
+    packets' times in presentation order: r_frame_rate (which may be a field rate, twice the
+    frame rate) and avg_frame_rate."""
+    rates = [r for r in (_fraction(stream.get("r_frame_rate")), _fraction(stream.get("avg_frame_rate")))
+             if r is not None]
+    if not rates:
+        raise RenditionFailed(f"{what}: cannot tell its frame rate: scoring pairs frames by "
+                              "position and needs a constant frame rate")
+    tb = _fraction(stream.get("time_base"))
+    try:
+        times = sorted(int(p["pts"]) for p in packets)
+    except (KeyError, TypeError, ValueError):
+        times = None    # no time on some packets (raw streams): nothing to check
+    if tb is None or times is None:
+        return rates[0]
+    uneven = [_uneven_frame(times, tb, rate) for rate in rates]
+    for rate, bad in zip(rates, uneven):
+        if bad is None:
+            return rate
+    (i, lasts), rate = uneven[0], rates[0]
+    raise RenditionFailed(
+        f"{what} has a variable frame rate: frame {i} lasts {float(lasts) * 1000:.3f} ms, at "
+        f"{rate_text(rate)} fps a frame lasts {float(1 / rate) * 1000:.3f} ms; frames are scored "
+        "by position, so convert it to a constant frame rate first "
+        f"(ffmpeg -i IN -fps_mode cfr -r {rate_text(rate).split()[0]} OUT)")
 
 
 def _duration(info, stream, frames):

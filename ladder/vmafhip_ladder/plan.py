@@ -32,7 +32,19 @@ FILTER_OPTIONS = ("-vf", "-filter:v", "-filter", "-filter_complex", "-lavfi", "-
 # Names the tool itself writes in a title's results folder (besides RENDITION.json).
 RESERVED_SUFFIXES = (".json", ".done", ".csv", ".png")
 
-NAME_RULE = "letters, digits, '.', '_' and '-', starting with a letter or digit"
+# Names become file names, with suffixes and temporary names added (NAME_MAX is 255 bytes); the
+# other strings go on ffmpeg's command line, where a too-long argument fails far from the plan.
+NAME_MAX_LEN = 100
+MODEL_MAX_LEN = 100
+FLAGS_MAX_LEN = 200
+PIX_FMT_MAX_LEN = 40
+STRING_MAX_LEN = 4096   # paths and ffmpeg arguments
+SHOWN_MAX_LEN = 60      # values quoted in messages are cut to this
+SHOWN_KEYS = 5          # unknown keys named in a message, at most
+# A plan nests six levels: top, titles, a title, renditions, a rendition, its ffmpeg_args.
+NESTING_RULE = "a plan nests lists and mappings six levels deep"
+NAME_RULE = (f"letters, digits, '.', '_' and '-', starting with a letter or digit, "
+             f"at most {NAME_MAX_LEN} characters")
 TOP_KEYS = {"titles", "output", "model", "scale_flags"}
 TITLE_KEYS = {"name", "source", "renditions", "anchor"}
 ANCHOR_KEYS = {"label", "points", "title"}
@@ -82,6 +94,7 @@ class Plan:
     model: str
     scale_flags: str        # swscale flags for every scaling, down (encode) and up (score)
     titles: tuple
+    output_from: str = "output"     # where the results folder was given: "output" or "--output"
 
 
 class _Checker:
@@ -98,21 +111,33 @@ class _Checker:
         if not isinstance(value, dict):
             self.fail(where, f"expected a mapping with keys {', '.join(sorted(allowed))}, "
                              f"got {_kind(value)}")
-        unknown = sorted(str(k) for k in value if k not in allowed)
+        for key in getattr(value, "repeated", ()):
+            self.fail(where, f"key {_show(key)} is given twice (only the last would count); "
+                             "give each key once")
+        unknown = sorted(_show(k) if isinstance(k, str) and len(k) > SHOWN_MAX_LEN else str(k)
+                         for k in value if k not in allowed)
         if unknown:
-            self.fail(where, f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            more = f" and {len(unknown) - SHOWN_KEYS} more" if len(unknown) > SHOWN_KEYS else ""
+            self.fail(where, f"unknown key{'s' if len(unknown) > 1 else ''} "
+                             f"{', '.join(unknown[:SHOWN_KEYS])}{more}; "
                              f"accepted: {', '.join(sorted(allowed))}")
         for key in required:
             if key not in value:
                 self.fail(where, f"missing key '{key}'")
         return value
 
-    def string(self, value, where, pattern=None, rule=None):
+    def string(self, value, where, pattern=None, rule=None, max_len=STRING_MAX_LEN):
         if not isinstance(value, str) or not value:
             self.fail(where, f"expected a non-empty string, got {_kind(value)}")
+        if len(value) > max_len:
+            self.fail(where, f"{_show(value)} is not accepted: at most {max_len} characters"
+                             + (f" of {rule}" if rule else ""))
         if pattern is not None and not pattern.match(value):
-            self.fail(where, f"{value!r} is not accepted: use {rule}")
+            self.fail(where, f"{_show(value)} is not accepted: use {rule}")
         return value
+
+    def name(self, value, where):
+        return self.string(value, where, NAME_RE, NAME_RULE, NAME_MAX_LEN)
 
     def list(self, value, where, what, empty_ok=False):
         if not isinstance(value, list) or not (value or empty_ok):
@@ -124,12 +149,12 @@ class _Checker:
         text = self.string(value, where)
         m = SIZE_RE.match(text)
         if not m:
-            self.fail(where, f"expected WIDTHxHEIGHT like 640x360, got {text!r}")
+            self.fail(where, f"expected WIDTHxHEIGHT like 640x360, got {_show(text)}")
         return int(m.group(1)), int(m.group(2))
 
     def positive_int(self, value, where):
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            self.fail(where, f"expected a positive integer, got {value!r}")
+            self.fail(where, f"expected a positive integer, got {_kind(value)}")
         return value
 
     def number(self, value, where, what, low, high=math.inf, low_open=False):
@@ -192,12 +217,13 @@ class _Checker:
                 raw[key] = self.positive_int(given[key], f"{where}.{key}")
         if "pix_fmt" in given:
             raw["pix_fmt"] = self.string(given["pix_fmt"], f"{where}.pix_fmt", PIX_FMT_RE,
-                                         "an FFmpeg pixel format name like yuv420p or yuv420p10le")
+                                         "an FFmpeg pixel format name like yuv420p or yuv420p10le",
+                                         PIX_FMT_MAX_LEN)
         if "framerate" in given:
             rate = given["framerate"]
             rate = str(rate) if isinstance(rate, (int, float)) and not isinstance(rate, bool) else rate
             raw["framerate"] = self.string(rate, f"{where}.framerate", RATE_RE,
-                                           "frames per second like 25, 29.97 or 30000/1001")
+                                           "frames per second like 25, 29.97 or 30000/1001", 40)
         missing = [k for k in ("width", "height", "pix_fmt", "framerate") if k not in raw]
         if missing:
             self.fail(where, f"raw video {os.path.basename(path)} needs {', '.join(missing)} "
@@ -212,7 +238,7 @@ class _Checker:
 
     def rendition(self, value, where, source, title_dir, scale_flags):
         entry = self.mapping(value, where, RENDITION_KEYS, required=("name",))
-        name = self.string(entry["name"], f"{where}.name", NAME_RE, NAME_RULE)
+        name = self.name(entry["name"], f"{where}.name")
         if name == summary.BASENAME:
             self.fail(f"{where}.name", f"{name!r} is not accepted: {name}.json is the title's summary")
         encodes = "ffmpeg_args" in entry
@@ -236,17 +262,19 @@ class _Checker:
         for i, arg in enumerate(args):
             if isinstance(arg, bool) or not isinstance(arg, (str, int, float)):
                 self.fail(f"{where}.ffmpeg_args[{i}]", f"expected a string or number, got {_kind(arg)}")
+            if isinstance(arg, str):
+                self.string(arg, f"{where}.ffmpeg_args[{i}]")
             if arg in FILTER_OPTIONS:
                 self.fail(f"{where}.ffmpeg_args[{i}]", f"{arg} is not accepted: the tool scales with "
                                                        "-vf scale=WIDTH:HEIGHT from 'size' itself")
         output = self.string(entry.get("output", f"{name}.mkv"), f"{where}.output", NAME_RE,
                              f"a plain file name of {NAME_RULE} (it is written in the title's "
-                             "results folder)")
+                             "results folder)", NAME_MAX_LEN)
         if output.lower().endswith(RAW_SUFFIXES):
-            self.fail(f"{where}.output", f"{output!r} is not accepted: a raw file has no header "
+            self.fail(f"{where}.output", f"{_show(output)} is not accepted: a raw file has no header "
                                          "to say its size; use .y4m, .mkv, .mp4, ...")
         if output.lower().endswith(RESERVED_SUFFIXES):
-            self.fail(f"{where}.output", f"{output!r} is not accepted: the tool's own results use "
+            self.fail(f"{where}.output", f"{_show(output)} is not accepted: the tool's own results use "
                                          f"{', '.join(RESERVED_SUFFIXES)}; use a video extension")
         video = Video(os.path.join(title_dir, output))
         return Rendition(name, video, size, Encode(size[0], size[1], scale_flags,
@@ -254,7 +282,7 @@ class _Checker:
 
     def title(self, value, where, output, scale_flags):
         entry = self.mapping(value, where, TITLE_KEYS, required=("name", "source", "renditions"))
-        name = self.string(entry["name"], f"{where}.name", NAME_RE, NAME_RULE)
+        name = self.name(entry["name"], f"{where}.name")
         source = self.source(entry["source"], f"{where}.source")
         title_dir = os.path.join(output, name)
         renditions = []
@@ -282,9 +310,11 @@ class _Checker:
         else:
             self.fail("top level", "no results folder: add 'output: FOLDER' to the plan or give --output")
         model = self.string(doc.get("model", "vmaf_v0.6.1"), "model", MODEL_RE,
-                            "a built-in model name like vmaf_v0.6.1 or vmaf_4k_v0.6.1")
+                            "a built-in model name like vmaf_v0.6.1 or vmaf_4k_v0.6.1",
+                            MODEL_MAX_LEN)
         scale_flags = self.string(doc.get("scale_flags", DEFAULT_SCALE_FLAGS), "scale_flags",
-                                  FLAGS_RE, "swscale flags like bicubic or bicubic+accurate_rnd")
+                                  FLAGS_RE, "swscale flags like bicubic or bicubic+accurate_rnd",
+                                  FLAGS_MAX_LEN)
         titles, names = [], set()
         for i, t in enumerate(self.list(doc["titles"], "titles", "titles")):
             title = self.title(t, f"titles[{i}]", output, scale_flags)
@@ -300,15 +330,74 @@ class _Checker:
             if other is not None and other not in names:
                 self.fail(f"titles[{i}].anchor.title", f"{other!r} is not a title of this plan "
                                                        f"(titles: {', '.join(sorted(names))})")
-        return Plan(os.path.abspath(self.path), output, model, scale_flags, tuple(titles))
+        return Plan(os.path.abspath(self.path), output, model, scale_flags, tuple(titles),
+                    "output" if output_override is None else "--output")
 
 
 def _kind(value):
     if value is None:
         return "nothing"
-    if isinstance(value, (dict, list)):
-        return f"a {type(value).__name__.replace('dict', 'mapping')}"
-    return f"{value!r}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return _show(value)
+
+
+def _show(value):
+    """`value` quoted for a message, cut to SHOWN_MAX_LEN characters."""
+    text = repr(value)
+    if len(text) <= SHOWN_MAX_LEN:
+        return text
+    size = f"{len(value)} characters" if isinstance(value, str) else f"{len(text)} characters as text"
+    return f"{text[:SHOWN_MAX_LEN]}... ({size})"
+
+
+class _Mapping(dict):
+    """A mapping read from the plan; `repeated` lists the keys the file gives more than once
+    (YAML and JSON parsers keep the last one silently; the plan is strict)."""
+    repeated = ()
+
+
+def _repeated(keys):
+    """The keys that occur more than once in `keys`, each once, in order."""
+    seen, repeated = set(), {}
+    for key in keys:
+        if key in seen:
+            repeated[key] = None
+        seen.add(key)
+    return tuple(repeated)
+
+
+def _json_mapping(pairs):
+    mapping = _Mapping(pairs)
+    mapping.repeated = _repeated(key for key, _ in pairs)
+    return mapping
+
+
+class _YamlLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, keeping track of repeated keys in each mapping."""
+
+    def construct_mapping(self, node, deep=False):
+        keys = []
+        if isinstance(node, yaml.MappingNode):
+            # Keys merged in with '<<' may be overridden: only the mapping's own keys count.
+            keys = [self.construct_object(k) for k, _ in node.value
+                    if isinstance(k, yaml.ScalarNode) and k.tag != "tag:yaml.org,2002:merge"]
+        mapping = _Mapping(super().construct_mapping(node, deep=deep))
+        mapping.repeated = _repeated(keys)
+        return mapping
+
+
+def _construct_yaml_map(loader, node):
+    data = _Mapping()
+    yield data
+    value = loader.construct_mapping(node)
+    data.update(value)
+    data.repeated = value.repeated
+
+
+_YamlLoader.add_constructor("tag:yaml.org,2002:map", _construct_yaml_map)
 
 
 def load(path, output=None):
@@ -322,9 +411,12 @@ def load(path, output=None):
         raise PlanError(f"{path}: the plan is not UTF-8 text") from None
     try:
         if path.lower().endswith(".json"):
-            doc = json.loads(text)
+            doc = json.loads(text, object_pairs_hook=_json_mapping)
         else:
-            doc = yaml.safe_load(text)
+            doc = yaml.load(text, Loader=_YamlLoader)
+    except RecursionError:
+        raise PlanError(f"{path}: top level: lists or mappings nested too deeply to read; "
+                        f"{NESTING_RULE}") from None
     except json.JSONDecodeError as e:
         raise PlanError(f"{path}: line {e.lineno} column {e.colno}: not valid JSON: {e.msg}") from None
     except yaml.YAMLError as e:

@@ -9,7 +9,7 @@ from distributed import as_completed
 from . import plots, summary
 from .cluster import has_gpu_workers
 from .encode import encode_task
-from .errors import failure
+from .errors import PlanError, failure
 from .progress import Progress
 from .score import score_task
 
@@ -23,6 +23,7 @@ RETRIES = 2
 class Report:
     results: dict   # (title, rendition) -> score task result
     titles: dict = field(default_factory=dict)  # title -> its hull and BD-rate (summary.rate_quality)
+    unwritten: list = field(default_factory=list)   # "title: why" for summaries not written
 
     def failures(self):
         return [(key, r) for key, r in self.results.items() if not r["ok"]]
@@ -83,6 +84,35 @@ def _anchor(plan, title, report):
     return anchor.label, [(r["bitrate_kbps"], r["vmaf_mean"]) for r in summary.hull_rows(rows)]
 
 
+def _blocking_file(folder):
+    """The file that stands where `folder` or one of the folders above it should be, if any."""
+    path = folder
+    while path and not os.path.exists(path):
+        path = os.path.dirname(path) if os.path.dirname(path) != path else ""
+    return path if path and not os.path.isdir(path) else None
+
+
+def prepare(plan):
+    """Make every title's results folder and check it can be written, before anything runs.
+
+    Raises PlanError naming the plan's 'output' (or --output), the folder and what is wrong.
+    """
+    for title in plan.titles:
+        folder = os.path.join(plan.output, title.name)
+        try:
+            os.makedirs(folder, exist_ok=True)
+            probe = os.path.join(folder, f".vmafhip-ladder-check-{uuid.uuid4().hex[:8]}")
+            with open(probe, "wb"):
+                pass
+            os.remove(probe)
+        except OSError as e:
+            blocking = _blocking_file(folder)
+            why = (f"{blocking} is a file, not a folder" if blocking is not None
+                   else f"cannot write in {folder}: {e.strerror}")
+            raise PlanError(f"{plan.path}: {plan.output_from}: {why}; the results folder must be "
+                            "a folder this user can create and write") from None
+
+
 def write_title(plan, title, report):
     """Write the title's summary and plots; return its hull and BD-rate (summary.rate_quality)."""
     folder = os.path.join(plan.output, title.name)
@@ -117,5 +147,8 @@ def run(plan, client, ffmpeg, progress_stream=None):
     progress.close()
     report = Report({key: _outcome(future) for key, future in scoring.items()})
     for title in plan.titles:
-        report.titles[title.name] = write_title(plan, title, report)
+        try:
+            report.titles[title.name] = write_title(plan, title, report)
+        except OSError as e:
+            report.unwritten.append(f"{title.name}: {e.strerror} ({e.filename})")
     return report

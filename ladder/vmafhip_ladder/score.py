@@ -4,20 +4,26 @@ import os
 
 from . import __version__, atomic, manifest, placement, vmaflog
 from .errors import RenditionFailed, reporting_failures
-from .media import identity, probe
+from .media import identity, probe, rate_text, require_file, same_rate
 from .tools import locate, run
 
-# Both inputs start at time 0 in one time base, so frames pair up by position.
-ALIGN = "settb=AVTB,setpts=PTS-STARTPTS"
+
+def align(time_base):
+    """Frame n of either input gets time n in one time base, so the filter pairs frame n of the
+    rendition with frame n of the source. Pairing by the files' own times goes wrong when their
+    containers round times differently: Matroska's milliseconds put every third frame of 24 fps
+    0.3 ms after MP4's exact times, and the filter pairs each rendition frame with the last source
+    frame not later than it, so with the frame before."""
+    return f"settb={time_base},setpts=N"
 
 
-def filter_graph(width, height, pix_fmt, scale_flags, model, log_name, placing):
+def filter_graph(width, height, pix_fmt, time_base, scale_flags, model, log_name, placing):
     """The rendition (input 0) is scaled back to the source's size and pixel format, as for VMAF."""
     # '\\:' survives the graph parser as '\:', which the option parser reads as ':' inside model=.
     vmaf = (f"libvmaf_hip=model=version={model}\\\\:name=vmaf:log_fmt=json:log_path={log_name}"
             + (f":{placing}" if placing else ""))
-    return (f"[0:v]{ALIGN},scale={width}:{height}:flags={scale_flags},format={pix_fmt}[dis];"
-            f"[1:v]{ALIGN}[ref];[dis][ref]{vmaf}")
+    return (f"[0:v]{align(time_base)},scale={width}:{height}:flags={scale_flags},format={pix_fmt}"
+            f"[dis];[1:v]{align(time_base)}[ref];[dis][ref]{vmaf}")
 
 
 def command(ffmpeg, dis, ref, graph):
@@ -42,14 +48,13 @@ def score_task(title, rendition, log_path, model, scale_flags, ffmpeg, encoded=N
         return encoded
     source, dis = title.source, rendition.video
     for role, video in (("source", source), ("rendition", dis)):
-        if not os.path.isfile(video.path):
-            raise RenditionFailed(f"{role} not found: {video.path}")
+        require_file(video.path, role)
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
     log_name = os.path.basename(log_path)
 
     # The work key leaves out ffmpeg's path and the backend/device: results do not depend on them.
     # The source's geometry is covered by its identity, so it stays a placeholder here.
-    template = filter_graph("W", "H", "PIX_FMT", scale_flags, model, log_name, "")
+    template = filter_graph("W", "H", "PIX_FMT", "1/RATE", scale_flags, model, log_name, "")
     recipe = command("ffmpeg", dis, source, template)
     inputs = {"source": identity(source.path), "rendition": identity(dis.path)}
     work = manifest.key(tool=__version__, inputs=inputs, command=recipe, size=rendition.size)
@@ -67,15 +72,23 @@ def score_task(title, rendition, log_path, model, scale_flags, ffmpeg, encoded=N
     if rendition.size and (dis_info.width, dis_info.height) != rendition.size:
         raise RenditionFailed(f"size mismatch: {dis.path} is {dis_info.width}x{dis_info.height}, "
                               f"the plan says {rendition.size[0]}x{rendition.size[1]}")
+    if not same_rate(dis_info.rate, ref_info.rate):
+        raise RenditionFailed(f"frame rate mismatch: the rendition is {rate_text(dis_info.rate)} fps, "
+                              f"the source {rate_text(ref_info.rate)} fps; frames are scored by "
+                              "position, so a rendition keeps its source's frame rate (encode "
+                              "without -r or fps=, or score against a source at the rendition's rate)")
     if dis_info.frames != ref_info.frames:
         raise RenditionFailed(f"frame count mismatch: the rendition has {dis_info.frames} frames, "
-                              f"the source {ref_info.frames}")
+                              f"the source {ref_info.frames}; frames are scored by position, so a "
+                              "rendition has every frame of its source (none cut, dropped or added)")
 
     atomic.remove_stale(log_path)
     folder = os.path.dirname(log_path)
     with atomic.staged(log_path) as tmp:
         # Run in the results folder with a bare file name: no path escaping in the filter graph.
-        graph = filter_graph(ref_info.width, ref_info.height, ref_info.pix_fmt, scale_flags, model,
+        time_base = 1 / ref_info.rate
+        graph = filter_graph(ref_info.width, ref_info.height, ref_info.pix_fmt,
+                             f"{time_base.numerator}/{time_base.denominator}", scale_flags, model,
                              os.path.basename(tmp),
                              placement.filter_options(*placement.from_environ()))
         run(command(ffmpeg, dis, source, graph), f"scoring {rendition.name}", cwd=folder)

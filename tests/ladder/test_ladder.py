@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import unittest
+from unittest import mock
 
 import dask.config
 from common import (EXAMPLE_PLAN, FFMPEG, LAUNCHER, NATURAL1, NATURAL1_FRAMES, TempDirTestCase,
@@ -182,6 +183,18 @@ class Ladder(TempDirTestCase):
         _, (_, fifth) = self.run_ladder(doc)
         self.assertEqual(fifth.counts(), {"scored": 0, "reused": 3, "failed": 1})
         self.assertIn("size mismatch", fifth.results[("natural1", "same")]["error"])
+
+    def test_summary_not_written(self):
+        """A summary that cannot be written at the end is reported, not raised."""
+        out = os.path.join(self.tmp, "out")
+        doc = {"output": out, "titles": [{"name": "natural1", "source": NATURAL1, "renditions": [
+            {"name": "same", "path": NATURAL1["path"], "width": 576, "height": 324}]}]}
+        full = OSError(28, "No space left on device", os.path.join(out, "natural1", "summary.json"))
+        with mock.patch("vmafhip_ladder.summary.write", side_effect=full):
+            _, report = run_plan(client(), write_plan(self.tmp, doc))
+        self.assertEqual(report.counts(), {"scored": 1, "reused": 0, "failed": 0})
+        self.assertEqual(report.unwritten, [f"natural1: No space left on device ({out}/natural1/"
+                                            "summary.json)"])
 
     def test_failures_are_reported_and_the_rest_finishes(self):
         out = os.path.join(self.tmp, "out")

@@ -1,14 +1,19 @@
 """Plan checking: good plans load as meant, bad ones give one clear line (never a traceback)."""
 
+import json
 import os
 import subprocess
 import sys
 import unittest
+from unittest import mock
 
 from common import LAUNCHER, NATURAL1, TempDirTestCase, write_plan
-from vmafhip_ladder import plan
+from vmafhip_ladder import plan, runner
+from vmafhip_ladder.encode import encode_task
 from vmafhip_ladder.errors import PlanError
+from vmafhip_ladder.score import score_task
 
+MEGA = 1 << 20
 
 
 def good_doc():
@@ -50,14 +55,24 @@ class GoodPlans(TempDirTestCase):
 
 
 class BadPlans(TempDirTestCase):
-    def assertPlanError(self, doc, *fragments):
-        path = write_plan(self.tmp, doc)
+    def assertPlanError(self, doc, *fragments, name="plan.yaml"):
+        path = write_plan(self.tmp, doc, name)
         with self.assertRaises(PlanError) as caught:
             plan.load(path)
         message = str(caught.exception)
-        self.assertTrue(message.startswith(path + ": "), message)
+        self.assertTrue(message.startswith(path + ": "), message[:200])
         for fragment in fragments:
-            self.assertIn(fragment, message)
+            self.assertIn(fragment, message[:1000])
+        return message
+
+    def text_error(self, name, text):
+        """The PlanError message for a plan file `name` holding `text`."""
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        with self.assertRaises(PlanError) as caught:
+            plan.load(path)
+        return path, str(caught.exception)
 
     def edit(self, change):
         doc = good_doc()
@@ -116,16 +131,69 @@ class BadPlans(TempDirTestCase):
             del doc["titles"][0]["renditions"][0]["size"]
         self.assertPlanError(self.edit(no_size), "renditions[0]: missing key 'size'")
 
+    def test_long_values_are_refused_and_cut(self):
+        """Names become file names and strings go on ffmpeg's command line: both have limits, and
+        a message quotes at most the start of a value."""
+        long = "a" * MEGA
+        cases = (
+            (self.edit(lambda d: d["titles"][0].update(name=long)), "titles[0].name: 'aaaa",
+             "(1048576 characters) is not accepted: at most 100 characters"),
+            (self.rendition(0, name=long), "renditions[0].name: 'aaaa", "at most 100 characters"),
+            (self.rendition(0, output=long + ".mkv"), "renditions[0].output: 'aaaa",
+             "at most 100 characters"),
+            (self.edit(lambda d: d.update(model=long)), "model: 'aaaa", "at most 100 characters",
+             "a built-in model name"),
+            (self.edit(lambda d: d.update(scale_flags=long)), "scale_flags: 'aaaa",
+             "at most 200 characters"),
+            (self.rendition(0, ffmpeg_args=["-metadata", long]), "renditions[0].ffmpeg_args[1]",
+             "at most 4096 characters"),
+            (self.rendition(1, path=long + ".yuv"), "renditions[1].path", "at most 4096 characters"),
+            (self.rendition(1, **{long: 1}), "renditions[1]: unknown key 'aaaa", "accepted: "),
+            (self.rendition(1, **{f"k{i:04}": 1 for i in range(1000)}),
+             "renditions[1]: unknown keys k0000, k0001, k0002, k0003, k0004 and 995 more; "
+             "accepted: "),
+            (self.rendition(1, width=long), "renditions[1].width: expected a positive integer, "
+             "got 'aaaa"),
+        )
+        for i, (doc, *fragments) in enumerate(cases):
+            # JSON but for the first: PyYAML takes a second per megabyte.
+            name = "plan.yaml" if i == 0 else "plan.json"
+            message = self.assertPlanError(doc, *fragments, name=name)
+            self.assertLess(len(message), 600, message[:200])
+
+    def test_nested_too_deeply(self):
+        for name, text in (("deep.yaml", "[" * 100000 + "]" * 100000),
+                           ("deep.json", "[" * 100000 + "]" * 100000),
+                           ("deep2.yaml", "titles:\n" + "- " * 100000 + "x\n")):
+            path, message = self.text_error(name, text)
+            self.assertEqual(message, f"{path}: top level: lists or mappings nested too deeply "
+                                      "to read; a plan nests lists and mappings six levels deep")
+
+    def test_repeated_keys(self):
+        doc = good_doc()
+        yaml_text = ("output: out\ntitles:\n- name: t\n  source: s.mkv\n  renditions:\n"
+                     "  - name: a\n    path: a.mkv\n    path: b.mkv\n")
+        json_text = json.dumps(doc).replace('"output": "out"', '"output": "out", "output": "o2"')
+        for name, text, fragment in (
+                ("twice.yaml", yaml_text, "titles[0].renditions[0]: key 'path' is given twice"),
+                ("twice.json", json_text, "top level: key 'output' is given twice")):
+            _, message = self.text_error(name, text)
+            self.assertIn(fragment, message)
+            self.assertIn("give each key once", message)
+        # A key merged in from an anchor may be overridden: that is YAML's way of sharing settings.
+        merged = os.path.join(self.tmp, "merged.yaml")
+        with open(merged, "w") as f:
+            f.write("output: out\ntitles:\n- name: t\n  source: s.mkv\n  renditions:\n"
+                    "  - &a {name: a, path: a.mkv, size: 64x64}\n"
+                    "  - {<<: *a, name: b, path: b.mkv}\n")
+        renditions = plan.load(merged).titles[0].renditions
+        self.assertEqual([os.path.basename(r.video.path) for r in renditions], ["a.mkv", "b.mkv"])
+
     def test_unreadable(self):
         for name, text, fragment in (
                 ("bad.yaml", "titles: [a, b\n", "line 2 column 1: not valid YAML"),
                 ("bad.json", '{"titles": [}', "line 1 column 13: not valid JSON")):
-            path = os.path.join(self.tmp, name)
-            with open(path, "w") as f:
-                f.write(text)
-            with self.assertRaises(PlanError) as caught:
-                plan.load(path)
-            self.assertIn(fragment, str(caught.exception))
+            self.assertIn(fragment, self.text_error(name, text)[1])
         with self.assertRaises(PlanError) as caught:
             plan.load(os.path.join(self.tmp, "none.yaml"))
         self.assertIn("cannot read the plan: No such file or directory", str(caught.exception))
@@ -148,6 +216,22 @@ class CommandLine(TempDirTestCase):
         self.assertIn("titles[0].renditions[0].size: expected WIDTHxHEIGHT", proc.stderr)
         self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr)
 
+    def assertOneLine(self, proc, fragment):
+        self.assertCleanError(proc, fragment)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr[-2000:])
+
+    def test_output_is_a_file(self):
+        doc = good_doc()
+        doc["output"] = path = os.path.join(self.tmp, "file")
+        with open(path, "w") as f:
+            f.write("not a folder\n")
+        plan_path = write_plan(self.tmp, doc)
+        self.assertOneLine(self.run_cli(plan_path), f"error: {plan_path}: output: {path} is a "
+                           "file, not a folder; the results folder must be a folder this user can "
+                           "create and write")
+        self.assertOneLine(self.run_cli(plan_path, "--output", os.path.join(path, "sub", "dir")),
+                           f"--output: {path} is a file, not a folder")
+
     def test_bad_arguments(self):
         path = write_plan(self.tmp, good_doc())
         self.assertCleanError(self.run_cli(path, "--workers", "0"), "--workers must be at least 1")
@@ -155,6 +239,60 @@ class CommandLine(TempDirTestCase):
                               "--workers and --cpu are for the local cluster")
         self.assertCleanError(self.run_cli(path, "--ffmpeg", sys.executable),
                               "is not an ffmpeg with the libvmaf_hip filter")
+
+
+class OutputFolder(TempDirTestCase):
+    """The results folder is made and tried before anything runs (root writes anywhere, so a
+    folder it may not write is simulated where the ladder writes its trial file)."""
+
+    def load(self, output):
+        return plan.load(write_plan(self.tmp, good_doc()), output)
+
+    def test_made_and_written(self):
+        loaded = self.load(os.path.join(self.tmp, "a", "b"))
+        runner.prepare(loaded)
+        self.assertEqual(os.listdir(os.path.join(self.tmp, "a", "b", "t")), [])
+
+    def test_not_writable(self):
+        loaded = self.load(os.path.join(self.tmp, "ro"))
+        denied = PermissionError(13, "Permission denied")
+        with mock.patch("vmafhip_ladder.runner.open", create=True, side_effect=denied):
+            with self.assertRaises(PlanError) as caught:
+                runner.prepare(loaded)
+        self.assertEqual(str(caught.exception),
+                         f"{loaded.path}: --output: cannot write in {self.tmp}/ro/t: Permission "
+                         "denied; the results folder must be a folder this user can create and write")
+
+    @unittest.skipIf(os.geteuid() == 0, "root may write in any folder")
+    def test_not_writable_for_real(self):
+        folder = os.path.join(self.tmp, "ro")
+        os.makedirs(folder)
+        os.chmod(folder, 0o555)
+        self.addCleanup(os.chmod, folder, 0o755)
+        with self.assertRaises(PlanError) as caught:
+            runner.prepare(self.load(os.path.join(folder, "out")))
+        self.assertIn("Permission denied", str(caught.exception))
+
+
+class TaskInputs(TempDirTestCase):
+    """Files a task refuses before running ffmpeg."""
+
+    def test_source_is_not_a_regular_file(self):
+        doc = good_doc()
+        doc["titles"][0]["source"] = "/dev/zero"
+        del doc["titles"][0]["renditions"][1]
+        loaded = plan.load(write_plan(self.tmp, doc))
+        title = loaded.titles[0]
+        enc, mkv = title.renditions
+        log = os.path.join(self.tmp, "out", "t", "mkv.json")
+        for result in (encode_task(title, enc, "ffmpeg"),
+                       score_task(title, mkv, log, loaded.model, loaded.scale_flags, "ffmpeg")):
+            self.assertEqual(result["error"], "source /dev/zero is a device, not a regular file: "
+                                              "give a video file")
+        doc["titles"][0]["source"] = self.tmp
+        title = plan.load(write_plan(self.tmp, doc)).titles[0]
+        self.assertEqual(encode_task(title, enc, "ffmpeg")["error"],
+                         f"source {self.tmp} is a folder, not a regular file: give a video file")
 
 
 if __name__ == "__main__":
