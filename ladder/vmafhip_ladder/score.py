@@ -20,7 +20,8 @@ def align(time_base):
 def filter_graph(width, height, pix_fmt, time_base, scale_flags, model, log_name, placing):
     """The rendition (input 0) is scaled back to the source's size and pixel format, as for VMAF."""
     # '\\:' survives the graph parser as '\:', which the option parser reads as ':' inside model=.
-    vmaf = (f"libvmaf_hip=model=version={model}\\\\:name=vmaf:log_fmt=json:log_path={log_name}"
+    vmaf = (f"libvmaf_hip=model=version={model}\\\\:name=vmaf:feature={'|'.join(vmaflog.FEATURES)}"
+            f":log_fmt=json:log_path={log_name}"
             + (f":{placing}" if placing else ""))
     return (f"[0:v]{align(time_base)},scale={width}:{height}:flags={scale_flags},format={pix_fmt}"
             f"[dis];[1:v]{align(time_base)}[ref];[dis][ref]{vmaf}")

@@ -3,8 +3,12 @@
 import json
 import math
 
-# Pooled scores the summary reports; the filter's default features give the last two.
-REQUIRED = ("vmaf", "psnr_y", "float_ssim")
+# Scores the summary reports besides the model's vmaf, and the extractor that gives each: the
+# scoring graph asks the filter for these extractors by name (FEATURES), not through its defaults.
+SCORE_EXTRACTORS = {"psnr_y": "psnr", "float_ssim": "float_ssim"}
+FEATURES = tuple(dict.fromkeys(SCORE_EXTRACTORS.values()))
+# Every score a log must hold for each frame and pooled.
+REQUIRED = ("vmaf", *SCORE_EXTRACTORS)
 LOW_FRACTION = 0.01
 
 
