@@ -42,19 +42,21 @@ struct Options {
     HipTuning tuning;
 };
 
-/// A benchmark row's work: features and models (VmafHipSettings strings).
+/// A benchmark row's work: features and models (VmafHipSettings strings,
+/// static: the settings of a row keep pointing at them).
 struct Workload {
-    std::string name, features, models;
+    const char *name, *features, *models;
 };
 
 /// Rows besides one per extractor (vmafhip_feature_info()).
 const Workload combined[] = {
-    {"all", "psnr|float_ssim|adm", ""},
-    {"vmaf", "", "version=vmaf_v0.6.1"},
+    {"all", "psnr|float_ssim|adm", nullptr},
+    {"vmaf", nullptr, "version=vmaf_v0.6.1"},
     {"vmaf+", "psnr|float_ssim", "version=vmaf_v0.6.1"},
 };
 
-/// The row called `name`: an extractor alone, or one of combined[].
+/// The row called `name`: an extractor alone (its name is the table's
+/// static string), or one of combined[].
 bool find_workload(const std::string &name, Workload *out)
 {
     for (const Workload &w : combined)
@@ -65,7 +67,7 @@ bool find_workload(const std::string &name, Workload *out)
     for (int i = 0; i < vmafhip_feature_count(); i++) {
         const char *feature = nullptr, *help = nullptr;
         if (vmafhip_feature_info(i, &feature, &help) == 0 && name == feature) {
-            *out = {name, name, ""};
+            *out = {feature, feature, nullptr};
             return true;
         }
     }
@@ -130,8 +132,8 @@ VmafHipSettings settings(const Options &o, int w, int h, int bpc, const std::str
     s.bitdepth = bpc;
     Workload work;
     find_workload(feat, &work); // checked when the options were read
-    s.features = work.features.c_str();
-    s.models = work.models.c_str();
+    s.features = work.features;
+    s.models = work.models;
     s.backend = backend == "cpu" ? VMAFHIP_BACKEND_CPU : VMAFHIP_BACKEND_HIP;
     s.gpu_wait = s.backend == VMAFHIP_BACKEND_HIP; // every frame timed on the GPU
     s.queue_depth = o.depth;
