@@ -78,7 +78,10 @@ constexpr int N_REQUIRED = RHO + 1; // the keys before DEGREE
 std::string quoted_text(std::string_view s)
 {
     constexpr size_t max = 40;
-    return "\"" + std::string(s.substr(0, max)) + (s.size() > max ? "...\"" : "\"");
+    // Appended, not "\"" + std::string(...): GCC 12 warns falsely on that in C++20 (-Wrestrict).
+    std::string q(1, '"');
+    q.append(s.substr(0, max)).append(s.size() > max ? "...\"" : "\"");
+    return q;
 }
 
 bool parse_decimal(const char *b, const char *e, double *out)
