@@ -183,11 +183,15 @@ long long clip_frames(const Options &o, const Format &fmt, const Input &ref, con
 }
 
 // Frames of the input whose reader did not end: known from its size, or
-// counted by reading it to its end.
+// counted by reading it to its end when it is a regular file. A pipe or a
+// device may never end (/dev/zero, a FIFO whose writer keeps it open): -2,
+// only "more than the frames read" is known.
 long long total_frames(const Input &in, FrameReader &reader, std::string *err)
 {
     if (in.frame_count() >= 0)
         return in.frame_count();
+    if (!in.positional())
+        return -2;
     std::unique_ptr<Frame> f;
     int r;
     while ((r = reader.next(&f, err)) > 0)
@@ -241,12 +245,16 @@ long long score(VmafHipContext *ctx, const Options &o, const Format &fmt, Input 
         // One input ended; the other (whose last read succeeded) is longer.
         Input &longer = rr ? ref : dis;
         const long long total = total_frames(longer, rr ? ref_reader : dis_reader, err);
-        if (total < 0)
+        if (total == -1)
             return -1;
+        const std::string count =
+            total >= 0 ? "has " + std::to_string(total) + " frames"
+                       : "has more than " + std::to_string(n) +
+                             " frames (not read further: a pipe or device has no size)";
         std::fprintf(stderr,
-                     "vmafhip: warning: %s has %lld frames and %s has %u: scored the %u frames "
-                     "both have (libvmaf also stops at the shorter input)\n",
-                     longer.label().c_str(), total, (rr ? dis : ref).label().c_str(), n, n);
+                     "vmafhip: warning: %s %s and %s has %u: scored the %u frames both have "
+                     "(libvmaf also stops at the shorter input)\n",
+                     longer.label().c_str(), count.c_str(), (rr ? dis : ref).label().c_str(), n, n);
     }
     return n;
 }
