@@ -119,7 +119,8 @@ std::vector<std::string> split(const std::string &s, char sep)
     return out;
 }
 
-Result run(const std::vector<std::string> &args, bool tty, int timeout_s)
+Result run(const std::vector<std::string> &args, bool tty, int timeout_s,
+           const std::string &stdout_path)
 {
     static int n = 0;
     const std::string out_path = scratch("run" + std::to_string(n) + ".out");
@@ -135,7 +136,8 @@ Result run(const std::vector<std::string> &args, bool tty, int timeout_s)
     if (pid < 0)
         throw std::runtime_error("fork failed");
     if (!pid) {
-        const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int out = open(stdout_path.empty() ? out_path.c_str() : stdout_path.c_str(),
+                             O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(out, 1);
         if (!tty) {
             const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

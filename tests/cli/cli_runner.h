@@ -18,7 +18,9 @@ struct Result {
 /// @param tty stderr is a pseudo-terminal (for the progress line)
 /// @param timeout_s kill the CLI if it runs longer (status 128 + SIGKILL);
 ///        0: wait for it however long it takes
-Result run(const std::vector<std::string> &args, bool tty = false, int timeout_s = 0);
+/// @param stdout_path stdout goes there (e.g. /dev/full) instead of to out
+Result run(const std::vector<std::string> &args, bool tty = false, int timeout_s = 0,
+           const std::string &stdout_path = "");
 
 /// A folder of this test program, removed at exit.
 std::string scratch(const std::string &file);

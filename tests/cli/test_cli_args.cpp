@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/fixtures.h"
@@ -271,6 +272,36 @@ TEST(CliOutput, Destinations)
     // Passes the early check, fails in the write: the library's message.
     expect_error(tiny_args({"-o", "/dev/full"}),
                  "cannot write log file '/dev/full': No space left on device");
+
+    // A link: written through, the link stays.
+    const std::string target = clitest::scratch("target.json"), link = clitest::scratch("link.json");
+    clitest::write_file(target, "old content");
+    ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+    r = run(tiny_args({"--json", "-o", link}));
+    EXPECT_EQ(r.status, 0) << r.err;
+    struct stat st;
+    ASSERT_EQ(lstat(link.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode));
+    EXPECT_EQ(testjson::parse(clitest::read_file(target))["frames"].arr.size(), 3u);
+}
+
+// Standard output that cannot be written (a full disk) fails the run, as
+// the help's exit status says: the summary without -o, the log with -o -,
+// the help.
+TEST(CliOutput, UnwritableStandardOutput)
+{
+    if (access("/dev/full", W_OK))
+        GTEST_SKIP() << "no /dev/full";
+    const std::string full = "/dev/full";
+    clitest::Result r = run(tiny_args(), false, 0, full);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "vmafhip: cannot write to standard output: No space left on device\n");
+    r = run(tiny_args({"--json", "-o", "-"}), false, 0, full);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "vmafhip: cannot write log file 'standard output': No space left on device\n");
+    r = run({"--help"}, false, 0, full);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "vmafhip: cannot write to standard output: No space left on device\n");
 }
 
 TEST(CliProgress, OnATerminalOnly)

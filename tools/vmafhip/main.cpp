@@ -383,9 +383,19 @@ int run(const Options &o)
     return 0;
 }
 
-} // namespace
+// What was printed on standard output must have reached it (a full disk,
+// /dev/full): otherwise the run failed, as the help's exit status says.
+// An error already reported is not reported twice.
+int flush_stdout(int status)
+{
+    errno = 0;
+    if ((std::fflush(stdout) || std::ferror(stdout)) && status == 0)
+        return fail(std::string("cannot write to standard output: ") +
+                    std::strerror(errno ? errno : EIO));
+    return status;
+}
 
-int main(int argc, char **argv)
+int run_main(int argc, char **argv)
 {
     Options o;
     Action action;
@@ -407,4 +417,16 @@ int main(int argc, char **argv)
     } catch (const std::system_error &e) {
         return fail(std::string("cannot start a thread to read the inputs: ") + e.what());
     }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    // What goes to standard output (the summary, the help) stays in the
+    // buffer until the end, so that a failed write is seen with its errno
+    // by flush_stdout() and not lost in an earlier printf.
+    static char out_buffer[1 << 16];
+    std::setvbuf(stdout, out_buffer, _IOFBF, sizeof(out_buffer));
+    return flush_stdout(run_main(argc, argv));
 }
