@@ -92,6 +92,9 @@ enum VmafHipLogLevel {
 typedef void (*VmafHipLogCallback)(void *cookie, enum VmafHipLogLevel level,
                                    const char *fmt, va_list vl);
 
+/** The most CPU threads a context takes (VmafHipSettings.threads). */
+#define VMAFHIP_MAX_THREADS 1024
+
 /** Everything vmafhip_open() needs. Fill with vmafhip_default_settings()
  *  first, then change fields; the struct may be freed once open returns. */
 typedef struct VmafHipSettings {
@@ -118,7 +121,7 @@ typedef struct VmafHipSettings {
     int n_subsample;           ///< score frames 0, n, 2n, ... only, 1..2^31-1 (default 1)
     enum VmafHipBackend backend; ///< (default auto)
     int device;                ///< GPU index, >= 0 (default 0)
-    int threads;               ///< CPU threads, 0 = one per core (default 0)
+    int threads;               ///< CPU threads, 0 = one per core, at most VMAFHIP_MAX_THREADS (default 0)
     int queue_depth;           ///< frames in flight, 1..16; 0 = automatic: 4 on the GPU (while
                                ///< it starts, at most 2 on the CPU in its stead); on the
                                ///< CPU 1 with one thread, else threads / 2 + 2 (at most 16). On
