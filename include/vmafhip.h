@@ -200,7 +200,8 @@ enum VmafHipLogFormat {
 VMAFHIP_API const char *vmafhip_version(void);
 
 /** @return a static description of a negative error code returned by this
- *  library, e.g. "invalid argument" for -EINVAL. */
+ *  library, e.g. "invalid argument" for -EINVAL; any other negative errno
+ *  (a log file's) as the C library describes it. */
 VMAFHIP_API const char *vmafhip_strerror(int err);
 
 /** Fill @p s with the defaults documented on each field. */
