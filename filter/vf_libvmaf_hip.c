@@ -468,6 +468,20 @@ static int do_vmafhip(FFFrameSync *fs)
 }
 
 /**
+ * A path for a message, cut in the middle when long (as the library cuts it),
+ * so that the reason after it stays on FFmpeg's log line.
+ */
+static const char *cut_path(const char *path, char *buf, size_t size)
+{
+    size_t len = strlen(path);
+
+    if (len <= 160)
+        return path;
+    snprintf(buf, size, "%.100s...%s (%zu bytes)", path, path + len - 40, len);
+    return buf;
+}
+
+/**
  * Whether log_path can be written: opened for appending (nothing is changed in
  * an existing file) and, if that created it, removed again, so that a bad path
  * fails now and not after the whole stream has been scored.
@@ -484,9 +498,10 @@ static int check_log_path(AVFilterContext *ctx, const char *path)
     f = avpriv_fopen_utf8(path, "ab");
     if (!f) {
         int err = AVERROR(errno);
+        char cut[256];
 
         av_log(ctx, AV_LOG_ERROR, "Could not open the log file %s for writing: %s\n",
-               path, av_err2str(err));
+               cut_path(path, cut, sizeof(cut)), av_err2str(err));
         return err;
     }
     fclose(f);
@@ -738,13 +753,14 @@ static void report_lengths(AVFilterContext *ctx)
 static int write_log(AVFilterContext *ctx)
 {
     LIBVMAFHIPContext *s = ctx->priv;
-    char what[1024];
+    char what[1024], cut[256];
     int ret;
 
     s->log_written = 1;
     ret = vmafhip_write_log(s->vh, s->log_path, s->log_format, 0);
     if (ret < 0) {
-        snprintf(what, sizeof(what), "Could not write the log file %s", s->log_path);
+        snprintf(what, sizeof(what), "Could not write the log file %s",
+                 cut_path(s->log_path, cut, sizeof(cut)));
         return lib_error(ctx, ret, what);
     }
     return 0;
@@ -872,8 +888,10 @@ static av_cold void uninit(AVFilterContext *ctx)
         if (s->log_path && !s->log_written)
             write_log(ctx);
     } else if (s->vh && s->log_path) {
+        char cut[256];
+
         av_log(ctx, AV_LOG_WARNING, "No frame pair was scored: %s not written\n",
-               s->log_path);
+               cut_path(s->log_path, cut, sizeof(cut)));
     }
 
 counts:
