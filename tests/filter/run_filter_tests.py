@@ -900,6 +900,27 @@ def test_lengths(t):
     t.check('8 of 8 frame pairs were matched with different timestamps' in r.stderr,
             'no warning about 8 pairs with different timestamps')
     t.check('different lengths' not in r.stderr, 'delayed reference: a warning about lengths')
+    t.check('less than a tenth of a frame' not in r.stderr, 'delayed reference: a rounding warning')
+
+    # Timestamps rounded differently (the main input's 1 ms below the reference's exact ones,
+    # as Matroska's milliseconds against MP4's ticks): framesync pairs each main frame after
+    # the first with the reference frame before its own, as FFmpeg's libvmaf does; one warning
+    # gives the times and suggests ts_sync_mode=nearest, which pairs them as meant.
+    jitter = ("[0:v]settb=1/1000,setpts='N*40-gt(N,0)'[d];[1:v]settb=1/1000,setpts='N*40'[r];"
+              '[d][r]')
+    (frames,), r = t.score(p.input(), jitter + f'{t.filt("feature=name=psnr:model=")}[o0]')
+    warning = ('main frame at 0.039 s is paired with the reference frame at 0 s, though the next '
+               'reference frame, at 0.04 s, is less than a tenth of a frame from it')
+    t.check(r.stderr.count(warning) == 1 and 'ts_sync_mode=nearest' in r.stderr,
+            f'rounded timestamps: no warning; stderr:\n{r.stderr[-1500:]}')
+    t.check(len(frames) >= 10 and frames[1]['tags'].get('psnr_y') != '%.6f' % p.golden[1]['psnr_y'],
+            'rounded timestamps: main frame 1 was not paired with reference frame 0 (libvmaf\'s pairing)')
+    (frames,), r = t.score(p.input(), jitter + f'{t.filt("feature=name=psnr:model=:ts_sync_mode=nearest")}[o0]')
+    t.check('less than a tenth of a frame' not in r.stderr,
+            f'ts_sync_mode=nearest: a rounding warning; stderr:\n{r.stderr[-1500:]}')
+    # (The main input's last frame, 1 ms before the reference's, is repeated for it.)
+    t.check([f['tags'].get('psnr_y') for f in frames[:10]] == ['%.6f' % p.golden[n]['psnr_y'] for n in range(10)],
+            'ts_sync_mode=nearest: the frames were not paired with their reference frames')
 
     # Inputs of different lengths: a warning at the end with both counts and the input that
     # ended first; the pairs with an ended input's last frame are not timestamp mismatches.
