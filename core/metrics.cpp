@@ -69,8 +69,9 @@ int check_settings(const VmafHipSettings &s, std::string *msg)
         *msg = strprintf("device index %d is not valid: it must be 0 or more", s.device);
         return -EINVAL;
     }
-    if (s.threads < 0 || s.threads > 1024) {
-        *msg = strprintf("threads %d is not valid: accepted are 0 (one per core) to 1024", s.threads);
+    if (s.threads < 0 || s.threads > VMAFHIP_MAX_THREADS) {
+        *msg = strprintf("threads %d is not valid: accepted are 0 (one per core) to %d", s.threads,
+                         VMAFHIP_MAX_THREADS);
         return -EINVAL;
     }
     if (s.queue_depth < 0 || s.queue_depth > kMaxQueueDepth) {

@@ -109,6 +109,7 @@ typedef struct LIBVMAFHIPContext {
     uint64_t nb_scored;        ///< frame pairs submitted
     uint64_t nb_no_ref;        ///< main frames without a reference frame
     uint64_t nb_pts_mismatch;  ///< pairs whose timestamps differ
+    int rounding_warned;       ///< a pair looked like one of differently rounded timestamps
     uint64_t nb_range_errors;  ///< frames the library refused to score
     uint64_t nb_unscored;      ///< frames passed unscored because the stream broke
     uint64_t nb_lent;          ///< frames earlier filters allocated in memory the library lent
@@ -399,6 +400,22 @@ static int submit(AVFilterContext *ctx, const AVFrame *dist, const AVFrame *ref)
     return ret;
 }
 
+/**
+ * Whether the main frame was paired with a reference frame although the next
+ * reference frame comes less than a tenth of a frame after it: timestamps
+ * rounded differently (Matroska's milliseconds against MP4's exact ticks)
+ * pair frame 1 with frame 0 under the default ts_sync_mode, which takes the
+ * last reference frame not later than the main frame.
+ */
+static int paired_by_rounding(const FFFrameSync *fs)
+{
+    const FFFrameSyncIn *dis = &fs->in[0], *ref = &fs->in[1];
+
+    return ref->have_next && ref->pts_next != INT64_MAX && ref->pts_next != AV_NOPTS_VALUE &&
+           ref->pts != AV_NOPTS_VALUE && ref->pts < dis->pts && dis->pts < ref->pts_next &&
+           (ref->pts_next - dis->pts) * 10 < ref->pts_next - ref->pts;
+}
+
 static int do_vmafhip(FFFrameSync *fs)
 {
     AVFilterContext *ctx = fs->parent;
@@ -434,15 +451,30 @@ static int do_vmafhip(FFFrameSync *fs)
         if (!ctx->is_disabled)
             s->nb_no_ref++;
     } else {
-        /* framesync pairs by timestamp; both are in its time base here. */
-        if (fs->in[0].pts != fs->in[1].pts && !repeated[0] && !repeated[1] &&
-            !s->nb_pts_mismatch++)
-            av_log(ctx, AV_LOG_WARNING, "main frame at %s s is paired with the "
-                   "reference frame at %s s: the inputs' timestamps differ; use "
-                   "settb=AVTB,setpts=PTS-STARTPTS on both inputs if they should "
-                   "start together\n",
-                   av_ts2timestr(fs->in[0].pts, &fs->time_base),
-                   av_ts2timestr(fs->in[1].pts, &fs->time_base));
+        /* framesync pairs by timestamp; both are in its time base here. The
+           pairing stays libvmaf's; only the warning says what went wrong. */
+        if (fs->in[0].pts != fs->in[1].pts && !repeated[0] && !repeated[1]) {
+            if (paired_by_rounding(fs) && !s->rounding_warned) {
+                s->rounding_warned = 1;
+                av_log(ctx, AV_LOG_WARNING, "main frame at %s s is paired with the "
+                       "reference frame at %s s, though the next reference frame, at "
+                       "%s s, is less than a tenth of a frame from it: the inputs' "
+                       "timestamps are probably rounded differently (Matroska keeps "
+                       "milliseconds); ts_sync_mode=nearest pairs each main frame with "
+                       "the nearest reference frame\n",
+                       av_ts2timestr(fs->in[0].pts, &fs->time_base),
+                       av_ts2timestr(fs->in[1].pts, &fs->time_base),
+                       av_ts2timestr(fs->in[1].pts_next, &fs->time_base));
+            } else if (!s->nb_pts_mismatch) {
+                av_log(ctx, AV_LOG_WARNING, "main frame at %s s is paired with the "
+                       "reference frame at %s s: the inputs' timestamps differ; use "
+                       "settb=AVTB,setpts=PTS-STARTPTS on both inputs if they should "
+                       "start together\n",
+                       av_ts2timestr(fs->in[0].pts, &fs->time_base),
+                       av_ts2timestr(fs->in[1].pts, &fs->time_base));
+            }
+            s->nb_pts_mismatch++;
+        }
         if (dist->color_range != ref->color_range && s->nb_scored == 0)
             av_log(ctx, AV_LOG_WARNING, "main and reference frames have different "
                    "color ranges (%s and %s)\n",
@@ -468,6 +500,20 @@ static int do_vmafhip(FFFrameSync *fs)
 }
 
 /**
+ * A path for a message, cut in the middle when long (as the library cuts it),
+ * so that the reason after it stays on FFmpeg's log line.
+ */
+static const char *cut_path(const char *path, char *buf, size_t size)
+{
+    size_t len = strlen(path);
+
+    if (len <= 160)
+        return path;
+    snprintf(buf, size, "%.100s...%s (%zu bytes)", path, path + len - 40, len);
+    return buf;
+}
+
+/**
  * Whether log_path can be written: opened for appending (nothing is changed in
  * an existing file) and, if that created it, removed again, so that a bad path
  * fails now and not after the whole stream has been scored.
@@ -484,9 +530,10 @@ static int check_log_path(AVFilterContext *ctx, const char *path)
     f = avpriv_fopen_utf8(path, "ab");
     if (!f) {
         int err = AVERROR(errno);
+        char cut[256];
 
         av_log(ctx, AV_LOG_ERROR, "Could not open the log file %s for writing: %s\n",
-               path, av_err2str(err));
+               cut_path(path, cut, sizeof(cut)), av_err2str(err));
         return err;
     }
     fclose(f);
@@ -738,13 +785,14 @@ static void report_lengths(AVFilterContext *ctx)
 static int write_log(AVFilterContext *ctx)
 {
     LIBVMAFHIPContext *s = ctx->priv;
-    char what[1024];
+    char what[1024], cut[256];
     int ret;
 
     s->log_written = 1;
     ret = vmafhip_write_log(s->vh, s->log_path, s->log_format, 0);
     if (ret < 0) {
-        snprintf(what, sizeof(what), "Could not write the log file %s", s->log_path);
+        snprintf(what, sizeof(what), "Could not write the log file %s",
+                 cut_path(s->log_path, cut, sizeof(cut)));
         return lib_error(ctx, ret, what);
     }
     return 0;
@@ -872,8 +920,10 @@ static av_cold void uninit(AVFilterContext *ctx)
         if (s->log_path && !s->log_written)
             write_log(ctx);
     } else if (s->vh && s->log_path) {
+        char cut[256];
+
         av_log(ctx, AV_LOG_WARNING, "No frame pair was scored: %s not written\n",
-               s->log_path);
+               cut_path(s->log_path, cut, sizeof(cut)));
     }
 
 counts:

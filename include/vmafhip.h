@@ -92,6 +92,9 @@ enum VmafHipLogLevel {
 typedef void (*VmafHipLogCallback)(void *cookie, enum VmafHipLogLevel level,
                                    const char *fmt, va_list vl);
 
+/** The most CPU threads a context takes (VmafHipSettings.threads). */
+#define VMAFHIP_MAX_THREADS 1024
+
 /** Everything vmafhip_open() needs. Fill with vmafhip_default_settings()
  *  first, then change fields; the struct may be freed once open returns. */
 typedef struct VmafHipSettings {
@@ -119,10 +122,10 @@ typedef struct VmafHipSettings {
     int n_subsample;           ///< score frames 0, n, 2n, ... only, 1..2^31-1 (default 1)
     enum VmafHipBackend backend; ///< (default auto)
     int device;                ///< GPU index, >= 0 (default 0)
-    int threads;               ///< host threads: on the CPU backend, the threads that score
-                               ///< (0 = one per core); on the GPU, the threads that copy
-                               ///< frames into pinned staging, at most 8 (0 = half the
-                               ///< cores, at most 8) (default 0)
+    int threads;               ///< host threads, 0..VMAFHIP_MAX_THREADS: on the CPU backend,
+                               ///< the threads that score (0 = one per core); on the GPU,
+                               ///< the threads that copy frames into pinned staging, at most 8
+                               ///< (0 = half the cores, at most 8) (default 0)
     int queue_depth;           ///< frames in flight, 1..16; 0 = automatic: 4 on the GPU (while
                                ///< it starts, at most 2 on the CPU in its stead); on the
                                ///< CPU 1 with one thread, else threads / 2 + 2 (at most 16). On
@@ -207,7 +210,8 @@ enum VmafHipLogFormat {
 VMAFHIP_API const char *vmafhip_version(void);
 
 /** @return a static description of a negative error code returned by this
- *  library, e.g. "invalid argument" for -EINVAL. */
+ *  library, e.g. "invalid argument" for -EINVAL; any other negative errno
+ *  (a log file's) as the C library describes it. */
 VMAFHIP_API const char *vmafhip_strerror(int err);
 
 /** Fill @p s with the defaults documented on each field. */

@@ -10,9 +10,13 @@
 #include <cstring>
 #include <new>
 
+#include <climits>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+
+#include "base/quote.h"
 
 namespace vmafhip {
 
@@ -84,21 +88,21 @@ using namespace vmafhip;
 
 namespace {
 
-int open_failed(VmafHipContext *c, const char *path)
+int open_failed(VmafHipContext *c, const std::string &path)
 {
     const int err = errno;
-    return context_fail(c, -err, strprintf("cannot open log file '%s' for writing: %s", path,
-                                           std::strerror(err)));
+    return context_fail(c, -err, strprintf("cannot open log file %s for writing: %s",
+                                           quote_cut(path).c_str(), std::strerror(err)));
 }
 
 // A new file beside `path` ("<path>.<pid>.<n>"), its name in *tmp. O_EXCL
 // with a fresh name rather than mkstemp: the file gets 0666 less the umask,
 // as any new file, without touching the process-wide umask.
-int open_beside(const char *path, std::string *tmp)
+int open_beside(const std::string &path, std::string *tmp)
 {
     static std::atomic<unsigned> seq{0};
     for (int tries = 0; tries < 100; tries++) {
-        *tmp = strprintf("%s.%d.%u", path, static_cast<int>(getpid()), seq++);
+        *tmp = strprintf("%s.%d.%u", path.c_str(), static_cast<int>(getpid()), seq++);
         const int fd = open(tmp->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0 || errno != EEXIST)
             return fd;
@@ -107,10 +111,46 @@ int open_beside(const char *path, std::string *tmp)
     return -1;
 }
 
+bool on_procfs(const std::string &path)
+{
+    constexpr long proc_super_magic = 0x9fa0; // linux/magic.h
+    const size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash ? slash : 1);
+    struct statfs fs;
+    return !statfs(dir.c_str(), &fs) && fs.f_type == proc_super_magic;
+}
+
+// The file a log path names, following the symbolic links of its last
+// component: a log written beside a link and renamed over it would replace
+// the link and leave its target as it was. *in_place is set when the path
+// must be written through as it is: a link under /proc (/dev/stdout leads to
+// /proc/self/fd/1, which names an open file, not a place in a folder), or a
+// chain of links too long or too deep to follow (opening it then says why).
+std::string log_target(const char *path, bool *in_place)
+{
+    std::string target = path;
+    *in_place = false;
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (lstat(target.c_str(), &st) || !S_ISLNK(st.st_mode))
+            return target;
+        char link[PATH_MAX];
+        const ssize_t n = on_procfs(target) ? -1 : readlink(target.c_str(), link, sizeof(link));
+        if (n <= 0 || static_cast<size_t>(n) == sizeof(link))
+            break;
+        const size_t slash = target.rfind('/');
+        target = link[0] == '/' || slash == std::string::npos
+                     ? std::string(link, static_cast<size_t>(n))
+                     : target.substr(0, slash + 1) + std::string(link, static_cast<size_t>(n));
+    }
+    *in_place = true;
+    return path;
+}
+
 // Write the log to f and close it (but not stdout); `where` names it in
-// messages. Write errors (a full disk) surface at any write, the flush or
+// messages (quoted). Write errors (a full disk) surface at any write, the flush or
 // the close.
-int write_to(VmafHipContext *c, Writer writer, unsigned flags, FILE *f, const char *where)
+int write_to(VmafHipContext *c, Writer writer, unsigned flags, FILE *f, const std::string &where)
 {
     const bool is_stdout = f == stdout;
     errno = 0;
@@ -127,31 +167,41 @@ int write_to(VmafHipContext *c, Writer writer, unsigned flags, FILE *f, const ch
     if (!is_stdout && std::fclose(f) && !err)
         err = errno;
     if (err)
-        return context_fail(c, -err, strprintf("cannot write log file '%s': %s", where, std::strerror(err)));
+        return context_fail(c, -err, strprintf("cannot write log file %s: %s", where.c_str(),
+                                               std::strerror(err)));
     return 0;
+}
+
+// Write the log to `path` in place, as libvmaf does.
+int write_in_place(VmafHipContext *c, const std::string &path, Writer writer, unsigned flags)
+{
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f)
+        return open_failed(c, path);
+    return write_to(c, writer, flags, f, quote_cut(path));
 }
 
 // The log to `path` ("-": standard output).
 int write_log_file(VmafHipContext *c, const char *path, Writer writer, unsigned flags)
 {
     if (!std::strcmp(path, "-"))
-        return write_to(c, writer, flags, stdout, "standard output");
+        return write_to(c, writer, flags, stdout, "'standard output'");
     // A regular file (or a new one) is written beside itself and renamed
     // over it at the end, so that a failure (a full disk) leaves the old
-    // file or none, never half a log. Anything else (/dev/null, a pipe) is
-    // written in place.
+    // file or none, never half a log. Anything else (/dev/null, a pipe,
+    // /dev/stdout) is written in place, and so is a file beside which no
+    // file can be made (its folder is not writable, or is /proc): libvmaf
+    // writes such a file, and so do we, and an error then is the file's own.
+    bool in_place;
+    const std::string target = log_target(path, &in_place);
     struct stat st;
-    const bool exists = stat(path, &st) == 0;
-    if (exists && !S_ISREG(st.st_mode)) {
-        FILE *f = std::fopen(path, "w");
-        if (!f)
-            return open_failed(c, path);
-        return write_to(c, writer, flags, f, path);
-    }
+    const bool exists = stat(target.c_str(), &st) == 0;
+    if (in_place || (exists && !S_ISREG(st.st_mode)))
+        return write_in_place(c, target, writer, flags);
     std::string tmp;
-    const int fd = open_beside(path, &tmp);
+    const int fd = open_beside(target, &tmp);
     if (fd < 0)
-        return open_failed(c, path);
+        return write_in_place(c, target, writer, flags);
     // A log that replaces one keeps its mode, as writing it in place did.
     if (exists)
         (void)fchmod(fd, st.st_mode & 07777);
@@ -159,18 +209,19 @@ int write_log_file(VmafHipContext *c, const char *path, Writer writer, unsigned 
     if (!f) {
         close(fd);
         unlink(tmp.c_str());
-        return open_failed(c, path);
+        return open_failed(c, target);
     }
     int ret;
     try {
-        ret = write_to(c, writer, flags, f, path);
+        ret = write_to(c, writer, flags, f, quote_cut(target));
     } catch (const std::bad_alloc &) {
         unlink(tmp.c_str());
         throw;
     }
-    if (ret == 0 && std::rename(tmp.c_str(), path) != 0) {
+    if (ret == 0 && std::rename(tmp.c_str(), target.c_str()) != 0) {
         const int err = errno;
-        ret = context_fail(c, -err, strprintf("cannot write log file '%s': %s", path, std::strerror(err)));
+        ret = context_fail(c, -err, strprintf("cannot write log file %s: %s",
+                                              quote_cut(target).c_str(), std::strerror(err)));
     }
     if (ret < 0)
         unlink(tmp.c_str());

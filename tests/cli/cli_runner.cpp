@@ -1,6 +1,7 @@
 #include "tests/cli/cli_runner.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
@@ -56,9 +57,23 @@ const char *cli_path()
     _exit(127);
 }
 
-int exit_status(pid_t pid)
+// The child's exit status; with timeout_s, a child still running then is
+// killed (128 + SIGKILL), so that a test fails instead of hanging.
+int exit_status(pid_t pid, int timeout_s = 0)
 {
     int st = 0;
+    for (int waited_ms = 0; timeout_s; waited_ms += 10) {
+        const pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid)
+            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        if (r < 0 && errno != EINTR)
+            throw std::runtime_error("waitpid failed");
+        if (waited_ms >= timeout_s * 1000) {
+            kill(pid, SIGKILL);
+            break;
+        }
+        usleep(10 * 1000);
+    }
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
     }
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -104,7 +119,8 @@ std::vector<std::string> split(const std::string &s, char sep)
     return out;
 }
 
-Result run(const std::vector<std::string> &args, bool tty)
+Result run(const std::vector<std::string> &args, bool tty, int timeout_s,
+           const std::string &stdout_path)
 {
     static int n = 0;
     const std::string out_path = scratch("run" + std::to_string(n) + ".out");
@@ -120,7 +136,8 @@ Result run(const std::vector<std::string> &args, bool tty)
     if (pid < 0)
         throw std::runtime_error("fork failed");
     if (!pid) {
-        const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int out = open(stdout_path.empty() ? out_path.c_str() : stdout_path.c_str(),
+                             O_WRONLY | O_CREAT | O_TRUNC, 0644);
         dup2(out, 1);
         if (!tty) {
             const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -139,7 +156,7 @@ Result run(const std::vector<std::string> &args, bool tty)
                 r.err.append(buf, static_cast<size_t>(got));
         close(master);
     }
-    r.status = exit_status(pid);
+    r.status = exit_status(pid, timeout_s);
     r.out = read_file(out_path);
     if (!tty)
         r.err = read_file(err_path);
@@ -161,7 +178,8 @@ void make_y4m(const std::string &path, const std::string &yuv, int w, int h,
     write_file(path, y4m);
 }
 
-int feed_fifo(const std::string &fifo, const std::string &data, size_t pause_at, int pause_ms)
+int feed_fifo(const std::string &fifo, const std::string &data, size_t pause_at, int pause_ms,
+              int hold_ms)
 {
     const pid_t pid = fork();
     if (pid < 0)
@@ -179,11 +197,18 @@ int feed_fifo(const std::string &fifo, const std::string &data, size_t pause_at,
         if (at == pause_at)
             usleep(pause_ms * 1000);
     }
+    usleep(hold_ms * 1000);
     _exit(0);
 }
 
 void finish_feed(int pid)
 {
+    exit_status(pid);
+}
+
+void stop_feed(int pid)
+{
+    kill(pid, SIGKILL);
     exit_status(pid);
 }
 

@@ -16,7 +16,11 @@ struct Result {
 
 /// Run the CLI (path in $VMAFHIP_CLI, set by meson) with `args`.
 /// @param tty stderr is a pseudo-terminal (for the progress line)
-Result run(const std::vector<std::string> &args, bool tty = false);
+/// @param timeout_s kill the CLI if it runs longer (status 128 + SIGKILL);
+///        0: wait for it however long it takes
+/// @param stdout_path stdout goes there (e.g. /dev/full) instead of to out
+Result run(const std::vector<std::string> &args, bool tty = false, int timeout_s = 0,
+           const std::string &stdout_path = "");
 
 /// A folder of this test program, removed at exit.
 std::string scratch(const std::string &file);
@@ -36,11 +40,13 @@ void make_y4m(const std::string &path, const std::string &yuv, int w, int h,
               const std::string &frame_params = "");
 
 /// Write `data` into the FIFO at `fifo` from a child process, pausing
-/// `pause_ms` after the first `pause_at` bytes. @return the child's pid
-/// (wait for it with finish_feed()).
+/// `pause_ms` after the first `pause_at` bytes, and keep the pipe open
+/// `hold_ms` after the last. @return the child's pid (wait for it with
+/// finish_feed(), or end it at once with stop_feed()).
 int feed_fifo(const std::string &fifo, const std::string &data, size_t pause_at = 0,
-              int pause_ms = 0);
+              int pause_ms = 0, int hold_ms = 0);
 void finish_feed(int pid);
+void stop_feed(int pid);
 
 /// A log with the lines that name the writer (JSON "version" and "fps",
 /// XML <VMAF version> and <fyi fps>) taken from the golden: libvmaf's and

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/fixtures.h"
@@ -92,9 +93,19 @@ TEST(CliArgs, Values)
     expect_error(tiny_args({"-w", "abc"}), "-w/--width: 'abc" + range);
     expect_error(tiny_args({"--height=12x"}), "-h/--height: '12x" + range);
     expect_error(tiny_args({"-b", "-8"}), "-b/--bitdepth: '-8" + range);
-    expect_error(tiny_args({"--threads", "1.5"}), "--threads: '1.5" + range);
+    expect_error(tiny_args({"--threads", "1.5"}),
+                 "--threads: '1.5' is not a whole number from 0 to 1024");
     expect_error(tiny_args({"--device", "99999999999"}), "--device: '99999999999" + range);
     expect_error(tiny_args({"--frame_cnt", "-1"}), "--frame_cnt: '-1" + range);
+    // --threads says the library's limit; long values are cut.
+    expect_error(tiny_args({"--threads", "-1"}),
+                 "--threads: '-1' is not a whole number from 0 to 1024");
+    expect_error(tiny_args({"--threads", "5000"}),
+                 "--threads: '5000' is not a whole number from 0 to 1024");
+    const std::string long_value(200, '4');
+    expect_error(tiny_args({"-w", long_value}), "-w/--width: '" + std::string(100, '4') + "..." +
+                                                    std::string(40, '4') + "' (200 bytes)" +
+                                                    range.substr(1));
     expect_error(tiny_args({"-p", "411"}),
                  "-p/--pixel_format: '411' is not supported: accepted are 420, 422, 444 and 400");
     expect_error(tiny_args({"--backend", "gpu"}),
@@ -229,7 +240,6 @@ TEST(CliArgs, LibraryRejectsSettings)
     s.log_callback = [](void *, VmafHipLogLevel, const char *, va_list) {};
     VmafHipContext *c = nullptr;
     ASSERT_LT(vmafhip_open(&c, &s), 0);
-    expect_error(tiny_args({"--threads", "5000"}), vmafhip_last_error(nullptr));
 
     if (vmafhip_device_count() > 0)
         return; // with a GPU, backend=hip works
@@ -272,6 +282,36 @@ TEST(CliOutput, Destinations)
     // Passes the early check, fails in the write: the library's message.
     expect_error(tiny_args({"-o", "/dev/full"}),
                  "cannot write log file '/dev/full': No space left on device");
+
+    // A link: written through, the link stays.
+    const std::string target = clitest::scratch("target.json"), link = clitest::scratch("link.json");
+    clitest::write_file(target, "old content");
+    ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+    r = run(tiny_args({"--json", "-o", link}));
+    EXPECT_EQ(r.status, 0) << r.err;
+    struct stat st;
+    ASSERT_EQ(lstat(link.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode));
+    EXPECT_EQ(testjson::parse(clitest::read_file(target))["frames"].arr.size(), 3u);
+}
+
+// Standard output that cannot be written (a full disk) fails the run, as
+// the help's exit status says: the summary without -o, the log with -o -,
+// the help.
+TEST(CliOutput, UnwritableStandardOutput)
+{
+    if (access("/dev/full", W_OK))
+        GTEST_SKIP() << "no /dev/full";
+    const std::string full = "/dev/full";
+    clitest::Result r = run(tiny_args(), false, 0, full);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "vmafhip: cannot write to standard output: No space left on device\n");
+    r = run(tiny_args({"--json", "-o", "-"}), false, 0, full);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "vmafhip: cannot write log file 'standard output': No space left on device\n");
+    r = run({"--help"}, false, 0, full);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "vmafhip: cannot write to standard output: No space left on device\n");
 }
 
 TEST(CliProgress, OnATerminalOnly)

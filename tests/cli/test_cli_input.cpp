@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/fixtures.h"
@@ -437,6 +438,56 @@ TEST(CliInput, DifferentLengthsScoreTheCommonFrames)
                          "' has 4: scored the 4 frames both have (libvmaf also stops at the "
                          "shorter input)\n");
     EXPECT_EQ(testjson::parse(r.out)["frames"].arr.size(), 4u);
+}
+
+// A pipe or a device has no size and may never end: the run stops at the
+// shorter input without reading the other further, and says only that it is
+// longer. Before, the length warning read /dev/zero without end and waited
+// forever on a FIFO whose writer kept it open (here: killed after 30 s).
+struct EndlessInput {
+    const testfx::Fixture &f = testfx::fixture(natural1);
+    std::string ref = scratch("endless_ref.y4m");
+
+    EndlessInput() { clitest::make_y4m(ref, testfx::path(f.ref), f.w, f.h, "420jpeg", frame_bytes(f)); }
+
+    std::vector<std::string> args(const std::string &dis) const
+    {
+        return {"-r", ref, "-d", dis, "-w", std::to_string(f.w), "-h", std::to_string(f.h),
+                "-p", "420", "-b", "8", "-n", "--feature", "psnr", "--backend", "cpu", "--json",
+                "-o", "-"};
+    }
+
+    void expect_ten_frames(const clitest::Result &r, const std::string &dis) const
+    {
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(r.err, "vmafhip: warning: distorted '" + dis +
+                             "' has more than 10 frames (not read further: a pipe or device has "
+                             "no size) and reference '" + ref + "' has 10: scored the 10 frames "
+                             "both have (libvmaf also stops at the shorter input)\n");
+        EXPECT_EQ(testjson::parse(r.out)["frames"].arr.size(), 10u);
+    }
+};
+
+TEST(CliInput, EndlessDeviceStopsAtTheShorterInput)
+{
+    const EndlessInput e;
+    e.expect_ten_frames(run(e.args("/dev/zero"), false, 30), "/dev/zero");
+}
+
+// 12 frames, and the writer keeps the pipe open for longer than the run may
+// take: the reader waits inside a read for a 13th.
+TEST(CliInput, PipeHeldOpenStopsAtTheShorterInput)
+{
+    const EndlessInput e;
+    const std::string fifo = scratch("endless.fifo");
+    unlink(fifo.c_str()); // --gtest_repeat
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    const std::string dis = clitest::read_file(testfx::path(e.f.dis));
+    const int writer = clitest::feed_fifo(fifo, dis + dis.substr(0, 2 * frame_bytes(e.f)), 0, 0,
+                                          59 * 1000);
+    const clitest::Result r = run(e.args(fifo), false, 30);
+    clitest::stop_feed(writer);
+    e.expect_ten_frames(r, fifo);
 }
 
 TEST(CliInput, FrameCountLimit)

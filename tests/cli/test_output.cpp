@@ -11,6 +11,9 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/context.h"
@@ -361,6 +364,108 @@ TEST(OutputWriteLog, UnwritablePathNamesPathAndReason)
     EXPECT_EQ(vmafhip_write_log(c.get(), "/", VMAFHIP_LOG_FMT_JSON, 0), -EISDIR);
     EXPECT_EQ(std::string(vmafhip_last_error(c.get())),
               "cannot open log file '/' for writing: Is a directory");
+    // A long path is cut, so that the reason after it stays on a log line.
+    const std::string long_path = "/tmp/" + std::string(99995, 'x');
+    EXPECT_EQ(vmafhip_write_log(c.get(), long_path.c_str(), VMAFHIP_LOG_FMT_JSON, 0),
+              -ENAMETOOLONG);
+    EXPECT_EQ(std::string(vmafhip_last_error(c.get())),
+              "cannot open log file '/tmp/" + std::string(95, 'x') + "..." + std::string(40, 'x') +
+                  "' (100000 bytes) for writing: File name too long");
+}
+
+// A log path that is a symbolic link is written through it: the link stays,
+// its target gets the log (relative links resolve from the link's folder; a
+// link to nothing creates its target). A link under /proc (/dev/stdout, a
+// descriptor's /proc/self/fd/N) names an open file: written in place, it
+// reaches that file. Before, the log was renamed over the link itself.
+TEST(OutputWriteLog, WritesThroughSymbolicLinks)
+{
+    auto c = fake_context();
+    const std::string want = capture(vmafhip::write_json, *c, 0);
+    const std::string target = clitest::scratch("target.json");
+    const std::string link = clitest::scratch("link.json");
+    const std::string chain = clitest::scratch("chain.json");
+    clitest::write_file(target, "old content");
+    ASSERT_EQ(symlink("target.json", link.c_str()), 0);
+    ASSERT_EQ(symlink(link.c_str(), chain.c_str()), 0);
+    for (const std::string &path : {link, chain}) {
+        clitest::write_file(target, "old content");
+        ASSERT_EQ(vmafhip_write_log(c.get(), path.c_str(), VMAFHIP_LOG_FMT_JSON, 0), 0)
+            << vmafhip_last_error(c.get());
+        struct stat st;
+        ASSERT_EQ(lstat(path.c_str(), &st), 0);
+        EXPECT_TRUE(S_ISLNK(st.st_mode)) << path;
+        EXPECT_EQ(clitest::read_file(target), want);
+    }
+
+    const std::string dangling = clitest::scratch("dangling.json");
+    const std::string created = clitest::scratch("created.json");
+    ASSERT_EQ(symlink(created.c_str(), dangling.c_str()), 0);
+    ASSERT_EQ(vmafhip_write_log(c.get(), dangling.c_str(), VMAFHIP_LOG_FMT_JSON, 0), 0)
+        << vmafhip_last_error(c.get());
+    EXPECT_EQ(clitest::read_file(created), want);
+
+    // A descriptor's link, as /dev/stdout is with stdout redirected to a file.
+    const std::string redirected = clitest::scratch("redirected.txt");
+    const int fd = open(redirected.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0);
+    const std::string fd_link = clitest::scratch("fd.json");
+    ASSERT_EQ(symlink(("/proc/self/fd/" + std::to_string(fd)).c_str(), fd_link.c_str()), 0);
+    ASSERT_EQ(vmafhip_write_log(c.get(), fd_link.c_str(), VMAFHIP_LOG_FMT_JSON, 0), 0)
+        << vmafhip_last_error(c.get());
+    close(fd);
+    struct stat st;
+    ASSERT_EQ(lstat(fd_link.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode));
+    EXPECT_EQ(clitest::read_file(redirected), want);
+}
+
+// A file that can be written in a folder where no file can be made (not
+// writable by this user, or /proc): the temporary file beside it cannot be
+// made, so the log is written in place, as libvmaf writes it. Before, every
+// frame was scored and then the log failed.
+TEST(OutputWriteLog, WritableFileInAFolderThatIsNot)
+{
+    auto c = fake_context();
+    const std::string want = capture(vmafhip::write_xml, *c, 0);
+    // A folder of its own, which another user can enter (the scratch folder
+    // is private), with a file anyone may write.
+    char tmpl[] = "/tmp/vmafhip-readonly-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    const std::string dir = tmpl, log = dir + "/log.xml";
+    clitest::write_file(log, "old content");
+    ASSERT_EQ(chmod(log.c_str(), 0666), 0);
+    ASSERT_EQ(chmod(dir.c_str(), 0555), 0);
+    // Root may create files anywhere: the writer runs as nobody then.
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (!pid) {
+        if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+            _exit(2);
+        if (!access(dir.c_str(), W_OK))
+            _exit(3); // the folder is writable after all
+        _exit(vmafhip_write_log(c.get(), log.c_str(), VMAFHIP_LOG_FMT_XML, 0) ? 1 : 0);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "1: the log failed; 2: setuid failed; 3: folder writable";
+    EXPECT_EQ(clitest::read_file(log), want);
+    chmod(dir.c_str(), 0755);
+    unlink(log.c_str());
+    rmdir(dir.c_str());
+
+    // /proc/self/comm may be written (by anyone, to its own process); no
+    // file can be made beside it.
+    EXPECT_EQ(vmafhip_write_log(c.get(), "/proc/self/comm", VMAFHIP_LOG_FMT_XML, 0), 0)
+        << vmafhip_last_error(c.get());
+    // /proc/self/status cannot be written: the error is the file's own, not
+    // that of the temporary file's path (ENOENT).
+    const int ret = vmafhip_write_log(c.get(), "/proc/self/status", VMAFHIP_LOG_FMT_XML, 0);
+    EXPECT_TRUE(ret == -EINVAL || ret == -EACCES) << ret << " " << vmafhip_last_error(c.get());
+    EXPECT_EQ(std::string(vmafhip_last_error(c.get())).find("'/proc/self/status'"),
+              std::string("cannot write log file ").size())
+        << vmafhip_last_error(c.get());
 }
 
 TEST(OutputWriteLog, FullDiskIsAnError)

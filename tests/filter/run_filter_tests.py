@@ -900,6 +900,27 @@ def test_lengths(t):
     t.check('8 of 8 frame pairs were matched with different timestamps' in r.stderr,
             'no warning about 8 pairs with different timestamps')
     t.check('different lengths' not in r.stderr, 'delayed reference: a warning about lengths')
+    t.check('less than a tenth of a frame' not in r.stderr, 'delayed reference: a rounding warning')
+
+    # Timestamps rounded differently (the main input's 1 ms below the reference's exact ones,
+    # as Matroska's milliseconds against MP4's ticks): framesync pairs each main frame after
+    # the first with the reference frame before its own, as FFmpeg's libvmaf does; one warning
+    # gives the times and suggests ts_sync_mode=nearest, which pairs them as meant.
+    jitter = ("[0:v]settb=1/1000,setpts='N*40-gt(N,0)'[d];[1:v]settb=1/1000,setpts='N*40'[r];"
+              '[d][r]')
+    (frames,), r = t.score(p.input(), jitter + f'{t.filt("feature=name=psnr:model=")}[o0]')
+    warning = ('main frame at 0.039 s is paired with the reference frame at 0 s, though the next '
+               'reference frame, at 0.04 s, is less than a tenth of a frame from it')
+    t.check(r.stderr.count(warning) == 1 and 'ts_sync_mode=nearest' in r.stderr,
+            f'rounded timestamps: no warning; stderr:\n{r.stderr[-1500:]}')
+    t.check(len(frames) >= 10 and frames[1]['tags'].get('psnr_y') != '%.6f' % p.golden[1]['psnr_y'],
+            'rounded timestamps: main frame 1 was not paired with reference frame 0 (libvmaf\'s pairing)')
+    (frames,), r = t.score(p.input(), jitter + f'{t.filt("feature=name=psnr:model=:ts_sync_mode=nearest")}[o0]')
+    t.check('less than a tenth of a frame' not in r.stderr,
+            f'ts_sync_mode=nearest: a rounding warning; stderr:\n{r.stderr[-1500:]}')
+    # (The main input's last frame, 1 ms before the reference's, is repeated for it.)
+    t.check([f['tags'].get('psnr_y') for f in frames[:10]] == ['%.6f' % p.golden[n]['psnr_y'] for n in range(10)],
+            'ts_sync_mode=nearest: the frames were not paired with their reference frames')
 
     # Inputs of different lengths: a warning at the end with both counts and the input that
     # ended first; the pairs with an ended input's last frame are not timestamp mismatches.
@@ -1311,6 +1332,51 @@ def test_logfile(t):
     t.check(r.returncode != 0, 'log_path=/dev/full: exit status 0')
     t.check(re.search(r'Could not write the log file /dev/full: no space left on device', r.stderr, re.I),
             f'log_path=/dev/full: no message; stderr:\n{r.stderr[-800:]}')
+    test_logfile_paths(t, p)
+
+
+def test_logfile_paths(t, p):
+    """Unusual log paths: a symbolic link is written through (the link stays, its target gets
+    the log); a name too long for a temporary file beside it is written in place; a path of
+    100 kB is cut in the message, which keeps its reason; an error of the write names it (a
+    file over the size limit: 'file too large', not 'unknown error')."""
+    def run_log(path, expect_ok=True, wrapper=()):
+        cmd = list(wrapper) + t.ffmpeg_cmd(*p.input(), '-lavfi',
+                                           f'[0:v][1:v]{t.filt(f"log_path={path}")}', '-f', 'null', '-')
+        return t.run(cmd, expect_ok=expect_ok)
+
+    target, link = t.tmpfile('target.xml'), t.tmpfile('link.xml')
+    with open(target, 'w') as f:
+        f.write('old content')
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink('target.xml', link)
+    run_log(link)
+    t.check(os.path.islink(link), f'{link} is no longer a symbolic link')
+    t.check(open(target).read().startswith('<VMAF'), f'{target}: the log was not written there')
+
+    # 250 bytes: a valid name, but "<name>.<pid>.<n>" is not.
+    long_name = t.tmpfile('l' * 246 + '.xml')
+    r = run_log(long_name, expect_ok=False)
+    t.check(r.returncode == 0 and os.path.exists(long_name),
+            f'log_path with a 250-byte name: not written; stderr:\n{r.stderr[-800:]}')
+    if os.path.exists(long_name):
+        os.remove(long_name)
+
+    huge = '/tmp/' + 'x' * 100000
+    r = run_log(huge, expect_ok=False)
+    cut = f'/tmp/{"x" * 95}...{"x" * 40} (100005 bytes)'
+    t.check(r.returncode != 0 and
+            f'Could not open the log file {cut} for writing: File name too long' in r.stderr,
+            f'log_path of 100 kB: no message with the reason; stderr:\n{r.stderr[-800:]}')
+
+    # At most 1024 bytes per file (ulimit -f counts 512-byte blocks in sh); SIGXFSZ ignored,
+    # so that the write fails with EFBIG.
+    big = t.tmpfile('big.xml')
+    r = run_log(big, expect_ok=False, wrapper=('sh', '-c', 'trap "" XFSZ; ulimit -f 2; exec "$@"', 'sh'))
+    t.check(r.returncode != 0 and
+            re.search(f'Could not write the log file {re.escape(big)}: file too large', r.stderr),
+            f'log_path over the file size limit: no reason; stderr:\n{r.stderr[-800:]}')
 
 
 def test_timeline(t):

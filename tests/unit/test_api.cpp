@@ -94,6 +94,12 @@ TEST(Api, VersionAndStrerror)
     EXPECT_STREQ(vmafhip_strerror(-EINVAL), "invalid argument");
     EXPECT_STREQ(vmafhip_strerror(-ENODEV), "no usable GPU");
     EXPECT_STREQ(vmafhip_strerror(-12345), "unknown error");
+    // Errors of a log file, which the filter prints after its message.
+    EXPECT_STREQ(vmafhip_strerror(-ENAMETOOLONG), "file name too long");
+    EXPECT_STREQ(vmafhip_strerror(-EISDIR), "is a directory");
+    EXPECT_STREQ(vmafhip_strerror(-EFBIG), "file too large");
+    EXPECT_STREQ(vmafhip_strerror(-ETXTBSY), "Text file busy");
+    EXPECT_STREQ(vmafhip_strerror(5), "not an error code");
 }
 
 TEST(Api, NullArguments)

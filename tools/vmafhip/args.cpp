@@ -6,11 +6,14 @@
 #include <cstring>
 #include <sstream>
 
+#include "base/quote.h"
 #include "format.h"
 
 namespace cli {
 
 namespace {
+
+using vmafhip::quote_cut;
 
 enum class Id {
     Reference, Distorted, Width, Height, PixelFormat, Bitdepth, FrameCnt, SkipRef, SkipDist,
@@ -85,15 +88,18 @@ std::string spelling(const Flag &f)
     return s + "--" + f.name;
 }
 
-// Every number flag takes 0 to INT_MAX; the library checks what the value
-// means (e.g. width 0, bit depth 9) and says what it accepts.
-int set_int(const Flag &f, const std::string &text, int *out, std::string *err)
+// Every number flag takes 0 to INT_MAX (--threads to the library's limit);
+// the library checks what the value means (e.g. width 0, bit depth 9) and
+// says what it accepts.
+int set_int(const Flag &f, const std::string &text, int *out, std::string *err,
+            long max = INT_MAX)
 {
     char *end = nullptr;
     errno = 0;
     const long v = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end || errno || v < 0 || v > INT_MAX) {
-        *err = spelling(f) + ": '" + text + "' is not a whole number from 0 to 2147483647";
+    if (text.empty() || *end || errno || v < 0 || v > max) {
+        *err = spelling(f) + ": " + quote_cut(text) + " is not a whole number from 0 to " +
+               std::to_string(max);
         return -1;
     }
     *out = static_cast<int>(v);
@@ -119,7 +125,7 @@ int apply(const Flag &f, const std::string &v, Options *o, std::string *err)
             return -1;
         }
         return 0;
-    case Id::Threads: return set_int(f, v, &o->threads, err);
+    case Id::Threads: return set_int(f, v, &o->threads, err, VMAFHIP_MAX_THREADS);
     case Id::Device: return set_int(f, v, &o->device, err);
     case Id::PixelFormat:
         for (int c = VMAFHIP_CHROMA_420; c <= VMAFHIP_CHROMA_400; c++)
@@ -127,7 +133,7 @@ int apply(const Flag &f, const std::string &v, Options *o, std::string *err)
                 o->chroma = c;
                 return 0;
             }
-        *err = spelling(f) + ": '" + v + "' is not supported: accepted are 420, 422, 444 and 400";
+        *err = spelling(f) + ": " + quote_cut(v) + " is not supported: accepted are 420, 422, 444 and 400";
         return -1;
     case Id::Backend:
         if (v == "auto" || v == "cpu" || v == "hip") {
@@ -136,7 +142,7 @@ int apply(const Flag &f, const std::string &v, Options *o, std::string *err)
                                       : VMAFHIP_BACKEND_HIP;
             return 0;
         }
-        *err = spelling(f) + ": '" + v + "' is not a backend: accepted are auto, cpu and hip";
+        *err = spelling(f) + ": " + quote_cut(v) + " is not a backend: accepted are auto, cpu and hip";
         return -1;
     case Id::Feature: o->features.push_back(v); return 0;
     case Id::Output: o->output = v; return 0;
@@ -193,7 +199,7 @@ const Flag *lookup(const std::string &arg, std::string *inline_value, bool *has_
                 *err = "libvmaf's option --" + name + " is not supported by vmafhip";
                 return nullptr;
             }
-        *err = "unknown option '" + arg + "'";
+        *err = "unknown option " + quote_cut(arg);
         return nullptr;
     }
     if (arg.size() >= 2 && arg[0] == '-' && arg[1] != '-') {
@@ -206,7 +212,7 @@ const Flag *lookup(const std::string &arg, std::string *inline_value, bool *has_
         *err = std::string("unknown option '-") + arg[1] + "'";
         return nullptr;
     }
-    *err = "unexpected argument '" + arg + "': every input is given with an option (-r, -d)";
+    *err = "unexpected argument " + quote_cut(arg) + ": every input is given with an option (-r, -d)";
     return nullptr;
 }
 
@@ -247,7 +253,7 @@ int parse_args(int argc, const char *const *argv, Options *o, Action *action, st
             return 0;
         }
         if (!f->value && has_inline) {
-            *err = "option " + spelling(*f) + " takes no value (in '" + arg + "')";
+            *err = "option " + spelling(*f) + " takes no value (in " + quote_cut(arg) + ")";
             return -1;
         }
         if (f->value && !has_inline) {

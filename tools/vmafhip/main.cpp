@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "args.h"
+#include "base/quote.h"
 #include "format.h"
 #include "clip.h"
 #include "input.h"
@@ -139,7 +140,7 @@ int check_writable(const std::string &path, std::string *err)
         why = std::strerror(errno);
     if (!why)
         return 0;
-    *err = "cannot write the log to '" + path + "': " + why;
+    *err = "cannot write the log to " + vmafhip::quote_cut(path) + ": " + why;
     return -1;
 }
 
@@ -183,11 +184,15 @@ long long clip_frames(const Options &o, const Format &fmt, const Input &ref, con
 }
 
 // Frames of the input whose reader did not end: known from its size, or
-// counted by reading it to its end.
+// counted by reading it to its end when it is a regular file. A pipe or a
+// device may never end (/dev/zero, a FIFO whose writer keeps it open): -2,
+// only "more than the frames read" is known.
 long long total_frames(const Input &in, FrameReader &reader, std::string *err)
 {
     if (in.frame_count() >= 0)
         return in.frame_count();
+    if (!in.positional())
+        return -2;
     std::unique_ptr<Frame> f;
     int r;
     while ((r = reader.next(&f, err)) > 0)
@@ -241,12 +246,16 @@ long long score(VmafHipContext *ctx, const Options &o, const Format &fmt, Input 
         // One input ended; the other (whose last read succeeded) is longer.
         Input &longer = rr ? ref : dis;
         const long long total = total_frames(longer, rr ? ref_reader : dis_reader, err);
-        if (total < 0)
+        if (total == -1)
             return -1;
+        const std::string count =
+            total >= 0 ? "has " + std::to_string(total) + " frames"
+                       : "has more than " + std::to_string(n) +
+                             " frames (not read further: a pipe or device has no size)";
         std::fprintf(stderr,
-                     "vmafhip: warning: %s has %lld frames and %s has %u: scored the %u frames "
-                     "both have (libvmaf also stops at the shorter input)\n",
-                     longer.label().c_str(), total, (rr ? dis : ref).label().c_str(), n, n);
+                     "vmafhip: warning: %s %s and %s has %u: scored the %u frames both have "
+                     "(libvmaf also stops at the shorter input)\n",
+                     longer.label().c_str(), count.c_str(), (rr ? dis : ref).label().c_str(), n, n);
     }
     return n;
 }
@@ -376,9 +385,19 @@ int run(const Options &o)
     return 0;
 }
 
-} // namespace
+// What was printed on standard output must have reached it (a full disk,
+// /dev/full): otherwise the run failed, as the help's exit status says.
+// An error already reported is not reported twice.
+int flush_stdout(int status)
+{
+    errno = 0;
+    if ((std::fflush(stdout) || std::ferror(stdout)) && status == 0)
+        return fail(std::string("cannot write to standard output: ") +
+                    std::strerror(errno ? errno : EIO));
+    return status;
+}
 
-int main(int argc, char **argv)
+int run_main(int argc, char **argv)
 {
     Options o;
     Action action;
@@ -400,4 +419,16 @@ int main(int argc, char **argv)
     } catch (const std::system_error &e) {
         return fail(std::string("cannot start a thread to read the inputs: ") + e.what());
     }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    // What goes to standard output (the summary, the help) stays in the
+    // buffer until the end, so that a failed write is seen with its errno
+    // by flush_stdout() and not lost in an earlier printf.
+    static char out_buffer[1 << 16];
+    std::setvbuf(stdout, out_buffer, _IOFBF, sizeof(out_buffer));
+    return flush_stdout(run_main(argc, argv));
 }

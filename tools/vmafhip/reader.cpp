@@ -1,7 +1,12 @@
 #include "reader.h"
 
 #include <algorithm>
+#include <chrono>
+#include <mutex>
 #include <system_error>
+
+#include <pthread.h>
+#include <signal.h>
 
 namespace cli {
 
@@ -14,6 +19,26 @@ int loader_threads()
 {
     const int cores = static_cast<int>(std::thread::hardware_concurrency());
     return std::clamp(cores / 4, 1, 4);
+}
+
+// A pipe or a device may never end (/dev/zero, a FIFO whose writer keeps it
+// open): a read blocked there is interrupted by a signal whose handler does
+// nothing, installed without SA_RESTART so that the read fails with EINTR
+// (stdio reports it as a read error, which a stopped reader ignores). SIGURG
+// is ignored by default, so the handler changes nothing else.
+constexpr int interrupt_signal = SIGURG;
+
+void ignore_signal(int) {}
+
+void install_interrupt_handler()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction sa = {};
+        sa.sa_handler = ignore_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(interrupt_signal, &sa, nullptr);
+    });
 }
 
 } // namespace
@@ -47,6 +72,15 @@ void FrameReader::stop()
         stop_ = true;
     }
     cv_.notify_all();
+    if (thread_.joinable() && !positional_) {
+        // Until run() has ended: a read it is blocked in never returns by
+        // itself. A signal sent just before the read starts is lost, so
+        // send it again until the thread has ended.
+        install_interrupt_handler();
+        std::unique_lock<std::mutex> lock(m_);
+        while (!cv_.wait_for(lock, std::chrono::milliseconds(10), [&] { return ended_; }))
+            pthread_kill(thread_.native_handle(), interrupt_signal);
+    }
     if (thread_.joinable())
         thread_.join();
     for (auto &t : loaders_)
