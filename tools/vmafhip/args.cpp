@@ -6,14 +6,14 @@
 #include <cstring>
 #include <sstream>
 
-#include "base/quote.h"
+#include "quote.h"
 #include "format.h"
 
 namespace cli {
 
 namespace {
 
-using vmafhip::quote_cut;
+using cli::quote_cut;
 
 enum class Id {
     Reference, Distorted, Width, Height, PixelFormat, Bitdepth, FrameCnt, SkipRef, SkipDist,

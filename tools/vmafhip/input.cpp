@@ -1,6 +1,6 @@
 #include "input.h"
 
-#include "base/quote.h"
+#include "quote.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -81,7 +81,7 @@ int Input::read_at(long long index, long long offset, uint8_t *buf, size_t bytes
 
 std::unique_ptr<Input> open_input(const std::string &path, const char *role, std::string *err)
 {
-    const std::string label = std::string(role) + " " + vmafhip::quote_cut(path);
+    const std::string label = std::string(role) + " " + cli::quote_cut(path);
     File f(std::fopen(path.c_str(), "rb"));
     if (!f) {
         *err = "cannot open " + label + ": " + std::strerror(errno);

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "args.h"
-#include "base/quote.h"
+#include "quote.h"
 #include "format.h"
 #include "clip.h"
 #include "input.h"
@@ -140,7 +140,7 @@ int check_writable(const std::string &path, std::string *err)
         why = std::strerror(errno);
     if (!why)
         return 0;
-    *err = "cannot write the log to " + vmafhip::quote_cut(path) + ": " + why;
+    *err = "cannot write the log to " + cli::quote_cut(path) + ": " + why;
     return -1;
 }
 
