@@ -94,6 +94,14 @@ inline void gpu_no_constants(const Extractor &, void *) {}
 #define VMAFHIP_GPU_IMPL(impl) nullptr
 #endif
 
+/// An option libvmaf has that vmafhip cannot honour yet: set_option() refuses
+/// it, saying why, instead of calling it unknown.
+struct UnsupportedOption {
+    const char *name;
+    const char *alias; ///< or nullptr
+    const char *why;   ///< e.g. "only the default bt1886 is implemented"
+};
+
 /// One row of the extractor table.
 struct ExtractorInfo {
     const char *name;                 ///< libvmaf's extractor name, e.g. "adm"
@@ -109,6 +117,8 @@ struct ExtractorInfo {
     ///         saying what is wrong and what is accepted.
     std::unique_ptr<Extractor> (*create)(const ExtractorConfig &c, int *ret, std::string *msg);
     const GpuImpl *gpu;               ///< nullptr without GPU support in this build
+    const UnsupportedOption *unsupported = nullptr; ///< libvmaf options refused for now
+    int n_unsupported = 0;
 };
 
 /// Bit mask of ExtractorInfo::bit_depths for one depth.

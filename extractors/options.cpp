@@ -66,6 +66,14 @@ int set_option(const ExtractorInfo &e, OptionValues *v, const std::string &name,
                const std::string &text, std::string *msg)
 {
     const OptionSpec *o = find_option(e, name);
+    for (int i = 0; !o && i < e.n_unsupported; i++) {
+        const UnsupportedOption &u = e.unsupported[i];
+        if (name == u.name || (u.alias && name == u.alias)) {
+            *msg = strprintf("%s option %s is not supported by vmafhip yet: %s", e.name, u.name,
+                             u.why);
+            return -EINVAL;
+        }
+    }
     if (!o) {
         std::string list;
         for (int i = 0; i < e.n_options; i++)

@@ -11,7 +11,8 @@
     ROW(ssim_extractor)             \
     ROW(adm_extractor)              \
     ROW(vif_extractor)              \
-    ROW(motion_extractor)
+    ROW(motion_extractor)           \
+    ROW(cambi_extractor)
 
 namespace vmafhip {
 

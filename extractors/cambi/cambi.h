@@ -1,0 +1,78 @@
+// cambi: libvmaf's CAMBI banding index (feature extractor "cambi"),
+// docs/cambi.md; § numbers in this folder are its sections.
+// CPU only: the table entry has no GPU implementation yet.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "extractors/extractor.h"
+
+namespace vmafhip {
+
+/// Per-frame accumulators: the unclipped scores (§10).
+struct CambiAccum {
+    double dis; ///< D: the distorted picture's score
+    double src; ///< S: the reference picture's score (full_ref), else 0
+};
+
+/// Option values (extractor table: cambi_extractor), §1.2.
+struct CambiOptions {
+    double max_val;         ///< cambi_max_val: the outputs' upper clip
+    int enc_width;          ///< 0: the picture's width
+    int enc_height;         ///< 0: the picture's height
+    int enc_bitdepth;       ///< 0: the picture's bpc; below 10 turns anti-dithering on
+    int src_width;          ///< full_ref: the reference's working width (0: picture)
+    int src_height;         ///< full_ref: the reference's working height (0: picture)
+    int window_size;        ///< W0 of §2.5
+    double topk;            ///< wins over cambi_topk when it is not 0.6
+    double cambi_topk;
+    double tvi_threshold;
+    double vis_lum_threshold;
+    int max_log_contrast;
+    int full_ref;           ///< also score the reference (cambi_source, cambi_full_reference)
+    int high_res_speedup;   ///< 0, 1080, 1440 or 2160
+};
+
+/// Everything one picture's pass (§3) needs, resolved at creation (§1.2, §2).
+struct CambiPass {
+    int w = 0, h = 0;            ///< target size (encode or source size)
+    int ws = 0, pad = 0;         ///< adjusted window (§2.5)
+    int mask_index = 0;          ///< spatial-mask threshold (§2.6)
+    bool resize = false;         ///< target size differs from the picture's
+    std::vector<int> sx, sy;     ///< resize: source column / row of each target one (§4.2)
+};
+
+extern const ExtractorInfo cambi_extractor;
+
+class Cambi final : public Extractor {
+public:
+    /// c must have passed check().
+    explicit Cambi(const ExtractorConfig &c);
+    /// 0, or -EINVAL with *msg saying what is accepted (§1.4, §12).
+    static int check(const ExtractorConfig &c, std::string *msg);
+
+    void names(std::vector<std::string> *out) const override;
+    int planes() const override { return 1; }
+    size_t accum_bytes() const override { return sizeof(CambiAccum); }
+    void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
+    void finish(unsigned index, const void *accum, double *out) override;
+
+private:
+    /// The unclipped score of one luma plane through pass p (§3 to §10).
+    double score(const PlaneView &luma, const CambiPass &p) const;
+
+    CambiOptions o_;
+    Geometry g_;
+    std::string suffix_;
+    bool anti_dither_ = false;   ///< enc_bitdepth < 10 (§4.3)
+    bool speedup_ = false;       ///< the high-resolution speed-up is on (§1.2 step 5)
+    int nd_ = 4;                 ///< 2^max_log_contrast
+    int tvi_[33] = {};           ///< T[d] = tvi_raw[d] + nd, d = 1..nd (§2.3)
+    int vlt_ = 0;                ///< §2.4
+    int band_lo_ = 0, band_hi_ = 0; ///< the values that can change a c-value (§8.1)
+    double topk_ = 0.6;
+    CambiPass dis_, src_;
+};
+
+} // namespace vmafhip

@@ -1,0 +1,437 @@
+// CAMBI tests (docs/cambi.md), CPU reference through the table entry
+// (cambi_extractor.create, cpu() per frame, finish()) and the public API.
+//
+// Map:
+//   CambiEntry.*    the table entry: options, aliases, suffixes, no GPU
+//   CambiGolden.*   the cambi column of the VMAF v1 goldens (the v1 models'
+//                   options), and libvmaf goldens of eleven option sets at
+//                   8 bits and three at 10 bits (full_ref included), bit for bit
+//   CambiDepths.*   12- and 16-bit pictures equal the 10-bit picture they map to
+//   CambiRefusals.* sizes, narrow frames, windows, options libvmaf has that
+//                   vmafhip does not honour yet, bit depths
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/thread_pool.h"
+#include "extractors/cambi/cambi.h"
+#include "extractors/options.h"
+#include "tests/common/bits.h"
+#include "tests/common/context.h"
+#include "tests/common/fixtures.h"
+#include "vmafhip.h"
+
+using namespace vmafhip;
+
+namespace {
+
+typedef std::vector<std::pair<std::string, std::string>> Opts;
+
+/// The v1 models' options (models/v1/*.json).
+const Opts V1 = {{"cambi_high_res_speedup", "1080"},
+                 {"cambi_vis_lum_threshold", "0.06"},
+                 {"cambi_max_val", "17"}};
+
+std::unique_ptr<Extractor> make(const Geometry &g, const Opts &opts, int *ret, std::string *msg)
+{
+    ExtractorConfig c;
+    c.g = g;
+    c.options = default_options(cambi_extractor);
+    for (const auto &o : opts) {
+        const int r = set_option(cambi_extractor, &c.options, o.first, o.second, msg);
+        if (r < 0) {
+            *ret = r;
+            return nullptr;
+        }
+    }
+    c.suffix = option_suffix(cambi_extractor, c.options);
+    return cambi_extractor.create(c, ret, msg);
+}
+
+struct Outputs {
+    std::vector<std::string> names;
+    std::vector<std::vector<double>> frames;
+};
+
+/// One picture per frame: luma planes of ref and dis.
+struct Luma {
+    std::vector<uint8_t> bytes;
+    int w, h, bps;
+    PlaneView view() const
+    {
+        return PlaneView{bytes.data(), static_cast<ptrdiff_t>(w) * bps, w, h};
+    }
+};
+
+Outputs run_frames(const Geometry &g, const std::vector<Luma> &ref, const std::vector<Luma> &dis,
+                   const Opts &opts)
+{
+    int ret = 0;
+    std::string msg;
+    std::unique_ptr<Extractor> e = make(g, opts, &ret, &msg);
+    Outputs r;
+    EXPECT_TRUE(e) << ret << " " << msg;
+    if (!e)
+        return r;
+    e->names(&r.names);
+    ThreadPool pool(1);
+    std::vector<uint8_t> acc(e->accum_bytes());
+    for (size_t i = 0; i < dis.size(); i++) {
+        FrameView f;
+        f.ref[0] = ref[i].view();
+        f.dis[0] = dis[i].view();
+        f.index = static_cast<unsigned>(i);
+        e->cpu(f, acc.data(), pool);
+        std::vector<double> out(r.names.size());
+        e->finish(static_cast<unsigned>(i), acc.data(), out.data());
+        r.frames.push_back(out);
+    }
+    return r;
+}
+
+std::vector<Luma> luma_of(const std::string &file, const Geometry &g)
+{
+    const testfx::Clip clip(file, g.w, g.h, g.bpc, g.chroma);
+    std::vector<Luma> out;
+    const int bps = g.bpc > 8 ? 2 : 1;
+    for (int i = 0; i < clip.frames(); i++) {
+        const VmafHipPicture p = clip.picture(i);
+        Luma l{{}, g.w, g.h, bps};
+        for (int y = 0; y < g.h; y++) {
+            const uint8_t *row = static_cast<const uint8_t *>(p.data[0]) + y * p.stride[0];
+            l.bytes.insert(l.bytes.end(), row, row + g.w * bps);
+        }
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+Outputs run_fixture(const testfx::Fixture &f, const Opts &opts)
+{
+    const Geometry g{f.w, f.h, f.bpc, f.chroma};
+    return run_frames(g, luma_of(f.ref, g), luma_of(f.dis, g), opts);
+}
+
+/// Every cambi* value of the golden against r's output of that name, bit for
+/// bit. @return the number of values compared.
+int compare_golden(const Outputs &r, const std::string &golden)
+{
+    int compared = 0;
+    for (const auto &kv : testfx::golden_frames(golden)) {
+        if (kv.first.rfind("cambi", 0) != 0)
+            continue;
+        size_t k = 0;
+        while (k < r.names.size() && r.names[k] != kv.first)
+            k++;
+        if (k == r.names.size())
+            continue;
+        EXPECT_EQ(kv.second.size(), r.frames.size()) << kv.first;
+        for (size_t i = 0; i < kv.second.size() && i < r.frames.size(); i++) {
+            EXPECT_EQ(testfx::bits(r.frames[i][k]), testfx::bits(kv.second[i]))
+                << golden << " " << kv.first << " frame " << i << ": " << r.frames[i][k]
+                << " against " << kv.second[i];
+            compared++;
+        }
+    }
+    return compared;
+}
+
+std::string cambi_golden(const std::string &pair)
+{
+    return "golden/" + pair + ".cambi.fullprec.json";
+}
+
+std::string v1_golden(const std::string &pair)
+{
+    return "golden/" + pair + ".vmaf_v1.0.16_3d0h.fullprec.json";
+}
+
+// ---------------------------------------------------------------------------
+
+TEST(CambiEntry, TableRow)
+{
+    const ExtractorInfo &e = cambi_extractor;
+    EXPECT_STREQ(e.name, "cambi");
+    EXPECT_EQ(find_extractor("cambi"), &e);
+    EXPECT_EQ(find_provider("Cambi_feature_cambi_score"), &e);
+    EXPECT_EQ(e.gpu, nullptr); // no GPU implementation yet
+    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
+    ASSERT_EQ(e.n_options, 14);
+    const struct {
+        const char *name, *alias;
+        double def, min, max;
+    } want[] = {{"cambi_max_val", "cmxv", 1000, 0, 1000},
+                {"window_size", "ws", 65, 15, 127},
+                {"topk", nullptr, 0.6, 0.0001, 1},
+                {"cambi_topk", "ctpk", 0.6, 0.0001, 1},
+                {"tvi_threshold", "tvit", 0.019, 0.0001, 1},
+                {"cambi_vis_lum_threshold", "vlt", 0, 0, 300},
+                {"max_log_contrast", "mlc", 2, 0, 5},
+                {"cambi_high_res_speedup", "hrs", 0, 0, 2160}};
+    for (const auto &w : want) {
+        const OptionSpec *o = find_option(e, w.name);
+        ASSERT_NE(o, nullptr) << w.name;
+        EXPECT_EQ(o->alias ? std::string(o->alias) : "", w.alias ? std::string(w.alias) : "");
+        EXPECT_EQ(o->def, w.def) << w.name;
+        EXPECT_EQ(o->min, w.min) << w.name;
+        EXPECT_EQ(o->max, w.max) << w.name;
+        EXPECT_TRUE(o->in_name) << w.name;
+    }
+    EXPECT_FALSE(find_option(e, "full_ref")->in_name);
+}
+
+TEST(CambiEntry, NamesAndSuffixes)
+{
+    const Geometry g{576, 324, 8, VMAFHIP_CHROMA_420};
+    const struct {
+        Opts opts;
+        std::vector<std::string> names;
+    } cases[] = {
+        {{}, {"cambi"}},
+        {V1, {"cambi_hrs_1080_cmxv_17_vlt_0.06"}},
+        {{{"hrs", "1080"}, {"vlt", "0.06"}, {"cmxv", "17"}}, {"cambi_hrs_1080_cmxv_17_vlt_0.06"}},
+        {{{"encw", "480"}, {"ench", "270"}}, {"cambi_ench_270_encw_480"}},
+        {{{"ws", "127"}, {"topk", "0.1"}, {"mlc", "5"}}, {"cambi_mlc_5_topk_0.1_ws_127"}},
+        {{{"ctpk", "0.3"}, {"full_ref", "true"}, {"srcw", "480"}, {"srch", "270"}},
+         {"cambi_ctpk_0.3_srch_270_srcw_480", "cambi_source", "cambi_full_reference"}},
+    };
+    for (const auto &c : cases) {
+        int ret = 0;
+        std::string msg;
+        auto e = make(g, c.opts, &ret, &msg);
+        ASSERT_TRUE(e) << msg;
+        std::vector<std::string> names;
+        e->names(&names);
+        EXPECT_EQ(names, c.names);
+        EXPECT_EQ(e->planes(), 1);
+    }
+}
+
+TEST(CambiEntry, GpuBackendRefusesIt)
+{
+    VmafHipSettings s = testfx::settings(576, 324, 8, VMAFHIP_CHROMA_420, "cambi");
+    s.backend = VMAFHIP_BACKEND_HIP;
+    testfx::LogLines log;
+    s.log_callback = testfx::collect_log;
+    s.log_cookie = &log;
+    VmafHipContext *c = nullptr;
+    const int ret = vmafhip_open(&c, &s);
+    vmafhip_close(&c);
+    ASSERT_LT(ret, 0); // no GPU in this build, or none for cambi
+    const std::string msg = vmafhip_last_error(nullptr);
+    if (msg.find("cambi") != std::string::npos) {
+        EXPECT_NE(msg.find("cambi has no GPU implementation in this build"), std::string::npos)
+            << msg;
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+TEST(CambiGolden, V1ModelOptions)
+{
+    int compared = 0;
+    for (const char *pair : {"natural1_576x324_yuv420p__ref_vs_mpeg2q28",
+                             "natural1_576x324_yuv420p__ref_vs_x264crf38",
+                             "natural1_576x324_yuv420p__ref_vs_ref",
+                             "natural2_352x288_yuv420p10le__ref_vs_x265crf32"}) {
+        const Outputs r = run_fixture(testfx::fixture(pair), V1);
+        const int n = compare_golden(r, v1_golden(pair));
+        EXPECT_EQ(n, static_cast<int>(r.frames.size())) << pair;
+        compared += n;
+    }
+    EXPECT_EQ(compared, 10 + 10 + 10 + 6);
+}
+
+TEST(CambiGolden, OptionSets8Bit)
+{
+    const std::string pair = "natural1_576x324_yuv420p__ref_vs_mpeg2q28";
+    const testfx::Fixture &f = testfx::fixture(pair);
+    const Opts sets[] = {
+        {},
+        {{"window_size", "127"}, {"topk", "0.1"}},
+        {{"window_size", "15"}, {"topk", "1"}},
+        {{"max_log_contrast", "5"}, {"tvi_threshold", "0.005"}},
+        {{"max_log_contrast", "0"}, {"cambi_max_val", "3"}}, // clips
+        {{"enc_bitdepth", "10"}},                              // no anti-dithering
+        {{"enc_width", "480"}, {"enc_height", "270"}},         // resize
+        {{"enc_width", "333"}, {"enc_height", "217"}},
+        {{"enc_width", "1920"}, {"enc_height", "1080"}},       // clamped to the picture
+        {{"cambi_vis_lum_threshold", "1.5"}, {"cambi_high_res_speedup", "2160"}},
+        {{"cambi_topk", "0.3"}, {"full_ref", "true"}, {"src_width", "480"}, {"src_height", "270"}},
+    };
+    int compared = 0;
+    for (const Opts &o : sets)
+        compared += compare_golden(run_fixture(f, o), cambi_golden(pair));
+    EXPECT_EQ(compared, 10 * (11 + 2)); // full_ref adds cambi_source, cambi_full_reference
+}
+
+TEST(CambiGolden, OptionSets10Bit)
+{
+    const std::string pair = "natural2_352x288_yuv420p10le__ref_vs_x265crf32";
+    const testfx::Fixture &f = testfx::fixture(pair);
+    const Opts sets[] = {
+        {},
+        {{"enc_bitdepth", "8"}}, // anti-dithering on a 10-bit picture
+        {{"topk", "0.2"}, {"window_size", "40"}, {"full_ref", "true"}},
+    };
+    int compared = 0;
+    for (const Opts &o : sets)
+        compared += compare_golden(run_fixture(f, o), cambi_golden(pair));
+    EXPECT_EQ(compared, 6 * (3 + 2));
+}
+
+TEST(CambiGolden, ThroughTheApiAndThreads)
+{
+    const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
+    const auto g = testfx::golden_frames(v1_golden(f.name));
+    const auto &want = g.at("cambi_hrs_1080_cmxv_17_vlt_0.06");
+    for (int threads : {1, 3}) {
+        VmafHipSettings s = testfx::settings(
+            f.w, f.h, f.bpc, f.chroma, "cambi=cambi_high_res_speedup=1080:vlt=0.06:cmxv=17");
+        s.threads = threads;
+        const testfx::Ctx ctx = testfx::open_ctx(s);
+        ASSERT_TRUE(ctx);
+        const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
+        for (int i = 0; i < ref.frames(); i++) {
+            const VmafHipPicture r = ref.picture(i), d = dis.picture(i);
+            ASSERT_EQ(vmafhip_submit(ctx.get(), &d, &r), i);
+        }
+        ASSERT_EQ(vmafhip_flush(ctx.get()), 0);
+        const char *const *names;
+        ASSERT_EQ(vmafhip_feature_names(ctx.get(), &names), 1);
+        EXPECT_STREQ(names[0], "cambi_hrs_1080_cmxv_17_vlt_0.06");
+        for (int i = 0; i < ref.frames(); i++) {
+            const double *v = nullptr;
+            ASSERT_EQ(vmafhip_frame_scores(ctx.get(), static_cast<unsigned>(i), 1, &v), 0);
+            EXPECT_EQ(testfx::bits(v[0]), testfx::bits(want[static_cast<size_t>(i)])) << i;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// The 10-bit luma of natural2 written at `bpc` bits so that §4.2 maps every
+/// sample back to the 10-bit value: 12 bits 4v + 1, 16 bits 64v + 31.
+std::vector<Luma> widened(const std::vector<Luma> &ten, int bpc)
+{
+    std::vector<Luma> out = ten;
+    for (Luma &l : out)
+        for (size_t q = 0; q < l.bytes.size(); q += 2) {
+            uint16_t v;
+            std::memcpy(&v, &l.bytes[q], 2);
+            v = static_cast<uint16_t>(bpc == 12 ? 4 * v + 1 : 64 * v + 31);
+            std::memcpy(&l.bytes[q], &v, 2);
+        }
+    return out;
+}
+
+TEST(CambiDepths, DeeperPicturesMapToTenBits)
+{
+    const testfx::Fixture &f = testfx::fixture("natural2_352x288_yuv420p10le__ref_vs_x265crf32");
+    const Geometry g10{f.w, f.h, 10, f.chroma};
+    const auto ref = luma_of(f.ref, g10), dis = luma_of(f.dis, g10);
+    for (const Opts &o : {Opts{}, V1, Opts{{"full_ref", "true"}}}) {
+        const Outputs want = run_frames(g10, ref, dis, o);
+        for (int bpc : {12, 16}) {
+            const Geometry g{f.w, f.h, bpc, f.chroma};
+            const Outputs got = run_frames(g, widened(ref, bpc), widened(dis, bpc), o);
+            ASSERT_EQ(got.frames.size(), want.frames.size());
+            for (size_t i = 0; i < got.frames.size(); i++)
+                for (size_t k = 0; k < got.names.size(); k++)
+                    EXPECT_EQ(testfx::bits(got.frames[i][k]), testfx::bits(want.frames[i][k]))
+                        << bpc << " bits, " << got.names[k] << " frame " << i;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+void expect_refused(const Geometry &g, const Opts &opts, int want_ret,
+                    const std::vector<std::string> &words)
+{
+    int ret = 0;
+    std::string msg;
+    EXPECT_EQ(make(g, opts, &ret, &msg), nullptr) << g.w << "x" << g.h;
+    EXPECT_EQ(ret, want_ret) << msg;
+    for (const std::string &w : words)
+        EXPECT_NE(msg.find(w), std::string::npos) << "'" << w << "' not in: " << msg;
+}
+
+bool accepted(const Geometry &g, const Opts &opts = {})
+{
+    int ret = 0;
+    std::string msg;
+    const bool ok = make(g, opts, &ret, &msg) != nullptr;
+    EXPECT_TRUE(ok || !msg.empty());
+    return ok;
+}
+
+TEST(CambiRefusals, BothSidesBelow216)
+{
+    expect_refused({200, 200, 8, VMAFHIP_CHROMA_420}, {}, -ERANGE,
+                   {"cambi", "200x200", "at least 216"});
+    expect_refused({176, 144, 8, VMAFHIP_CHROMA_422}, {}, -ERANGE, {"176x144", "216"});
+    EXPECT_TRUE(accepted({216, 200, 8, VMAFHIP_CHROMA_420}));
+    EXPECT_TRUE(accepted({200, 216, 8, VMAFHIP_CHROMA_420}));
+    // The encode size is what counts.
+    expect_refused({576, 324, 8, VMAFHIP_CHROMA_420}, {{"encw", "200"}, {"ench", "200"}}, -ERANGE,
+                   {"encode size 200x200"});
+}
+
+TEST(CambiRefusals, NarrowFrames)
+{
+    // 1080 high: window 13 (pad 6); scale 4 of an 80-wide frame is 5 wide.
+    expect_refused({80, 1080, 8, VMAFHIP_CHROMA_420}, {}, -ERANGE,
+                   {"80x1080", "too narrow", "coarsest scale, 5x68", "at least 81"});
+    EXPECT_TRUE(accepted({81, 1080, 8, VMAFHIP_CHROMA_420}));
+    expect_refused({1080, 80, 8, VMAFHIP_CHROMA_420}, {}, -ERANGE, {"1080x80", "too narrow"});
+    EXPECT_TRUE(accepted({1080, 81, 8, VMAFHIP_CHROMA_420}));
+}
+
+TEST(CambiRefusals, WindowAboveTheTable)
+{
+    expect_refused({3840, 2160, 8, VMAFHIP_CHROMA_420}, {{"window_size", "66"}}, -ERANGE,
+                   {"window of 67", "65", "cambi_high_res_speedup"});
+    EXPECT_TRUE(accepted({3840, 2160, 8, VMAFHIP_CHROMA_420}));
+    EXPECT_TRUE(accepted({3840, 2160, 8, VMAFHIP_CHROMA_420}, {{"ws", "127"}, {"hrs", "2160"}}));
+}
+
+TEST(CambiRefusals, Options)
+{
+    const Geometry g{576, 324, 8, VMAFHIP_CHROMA_420};
+    expect_refused(g, {{"eotf", "pq"}}, -EINVAL, {"eotf", "not supported", "bt1886"});
+    expect_refused(g, {{"ceot", "pq"}}, -EINVAL, {"cambi_eotf", "not supported", "bt1886"});
+    expect_refused(g, {{"heatmaps_path", "/tmp"}}, -EINVAL, {"heatmaps_path", "not supported"});
+    expect_refused(g, {{"encw", "100"}}, -ERANGE, {"enc_width", "180 to 7680"});
+    expect_refused(g, {{"encbd", "4"}}, -ERANGE, {"enc_bitdepth", "6 to 16"});
+    expect_refused(g, {{"srch", "100"}}, -ERANGE, {"src_height", "200 to 4320"});
+    expect_refused(g, {{"mlc", "6"}}, -ERANGE, {"max_log_contrast"});
+    expect_refused(g, {{"topk", "0"}}, -ERANGE, {"topk"});
+    expect_refused(g, {{"full_ref", "true"}, {"srcw", "480"}, {"srch", "324"}, {"encw", "576"},
+                       {"ench", "270"}}, -EINVAL, {"source size 480x324", "encode size 576x270"});
+    // Through the API, the message reaches the caller.
+    VmafHipSettings s = testfx::settings(576, 324, 8, VMAFHIP_CHROMA_420, "cambi=eotf=pq");
+    testfx::LogLines log;
+    s.log_callback = testfx::collect_log;
+    s.log_cookie = &log;
+    VmafHipContext *c = nullptr;
+    EXPECT_LT(vmafhip_open(&c, &s), 0);
+    vmafhip_close(&c);
+    EXPECT_NE(std::string(vmafhip_last_error(nullptr)).find("eotf"), std::string::npos);
+}
+
+TEST(CambiRefusals, BitDepths)
+{
+    for (int bpc : {8, 10, 12, 16})
+        EXPECT_TRUE(accepted({576, 324, bpc, VMAFHIP_CHROMA_420})) << bpc;
+    expect_refused({576, 324, 9, VMAFHIP_CHROMA_420}, {}, -ENOTSUP, {"8, 10, 12 and 16"});
+    for (VmafHipChroma ch : {VMAFHIP_CHROMA_400, VMAFHIP_CHROMA_422, VMAFHIP_CHROMA_444})
+        EXPECT_TRUE(accepted({576, 324, 8, ch}));
+}
+
+} // namespace
