@@ -19,10 +19,24 @@ namespace {
 
 thread_local std::string open_error;
 
+// An extractor the context runs that has no GPU code in this build (one
+// whose GPU implementation does not exist yet): -ENOTSUP naming it, or 0.
+int gpu_code_for_every_extractor(const Metrics &m, std::string *msg)
+{
+    for (const Instance &x : m.ext)
+        if (!x.ext->info().gpu) {
+            *msg = strprintf("%s has no GPU implementation in this build (backend cpu runs it)",
+                             x.ext->info().name);
+            return -ENOTSUP;
+        }
+    return 0;
+}
+
 // auto and hip: the GPU backend. Without gpu_wait the CPU scores while it
 // starts, and until the stream has lasted kGpuStartAfter
-// (core/backend_handover.cpp); where there can be no GPU at all, that
-// is known at once: hip fails, auto scores on the CPU after one warning.
+// (core/backend_handover.cpp); where there can be no GPU at all, or no GPU
+// code for an extractor, that is known at once: hip fails, auto scores on
+// the CPU after one warning.
 int create_backend(VmafHipContext *c, std::string *msg)
 {
     const VmafHipSettings &s = c->settings;
@@ -31,6 +45,14 @@ int create_backend(VmafHipContext *c, std::string *msg)
         return 0;
     }
     int ret = gpu_precheck(msg);
+    if (ret == 0)
+        ret = gpu_code_for_every_extractor(c->metrics, msg);
+    if (ret == -ENOTSUP && s.backend == VMAFHIP_BACKEND_AUTO) {
+        log_cpu_fallback(c->log, *msg);
+        msg->clear();
+        c->backend = make_cpu_backend(c->metrics, s.threads, s.queue_depth);
+        return 0;
+    }
     if (ret == 0 && !s.gpu_wait) {
         const int depth = std::min(s.queue_depth ? s.queue_depth : kDefaultGpuDepth, kHandoverCpuDepth);
         const Metrics &m = c->metrics;
