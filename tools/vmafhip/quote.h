@@ -11,9 +11,15 @@ namespace cli {
 inline std::string quote_cut(const std::string &value)
 {
     constexpr size_t head = 100, tail = 40, max = 160;
-    const bool cut = value.size() > max;
-    const std::string shown = cut ? value.substr(0, head) + "..." + value.substr(value.size() - tail) : value;
-    return "'" + shown + "'" + (cut ? " (" + std::to_string(value.size()) + " bytes)" : std::string());
+    std::string q(1, '\'');
+    if (value.size() <= max)
+        q += value;
+    else
+        q += value.substr(0, head) + "..." + value.substr(value.size() - tail);
+    q += '\'';
+    if (value.size() > max)
+        q += " (" + std::to_string(value.size()) + " bytes)";
+    return q;
 }
 
 } // namespace cli
