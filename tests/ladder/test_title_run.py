@@ -6,10 +6,12 @@ scoring runs, see which files each one reads, and count the probes of a source.
 
 import os
 import shutil
+import subprocess
 import unittest
 
 from common import (FFMPEG, FIXTURES, NATURAL1, NATURAL1_FRAMES, TempDirTestCase, golden,
                     ladder_plan, needs_ffmpeg, read_json, run_plan, start_cluster, write_plan)
+from vmafhip_ladder import media
 
 CLUSTER = None
 SEPARATOR = "\x1f"
@@ -85,6 +87,9 @@ class OneRunPerTitle(TempDirTestCase):
         probes = [inputs(call) for call in calls if call[0] == "ffprobe"]
         self.assertEqual(sum(1 for p in probes if p == [NATURAL1["path"]]), 2)  # source, 'same'
         self.assertEqual(len(probes), 6)    # each source and each rendition once
+        # Raw video and y4m are counted from their size: no probe reads their packets.
+        self.assertEqual([arg for call in calls if call[0] == "ffprobe" for arg in call
+                          if "packet=" in arg], [])
         # One run scores each rendition as its own run would: libvmaf's goldens.
         rows = {row["rendition"]: row for row in read_json(os.path.join(natural1, "summary.json"))
                 ["renditions"]}
@@ -144,6 +149,26 @@ class OneRunPerTitle(TempDirTestCase):
         self.assertEqual(sorted(f for f in os.listdir(folder) if f.endswith(".json")),
                          ["crf38.json", "same.json", "summary.json"])
         self.assertEqual([f for f in os.listdir(folder) if f.startswith(".")], [])
+
+
+@needs_ffmpeg
+class FrameCount(TempDirTestCase):
+    def test_raw_and_y4m_frames_from_their_size(self):
+        ffprobe = os.path.join(os.path.dirname(os.path.abspath(FFMPEG)), "ffprobe")
+        # Nine frames and a torn tenth, of which ffmpeg decodes nothing.
+        torn = os.path.join(self.tmp, "torn.yuv")
+        with open(CRF38, "rb") as src, open(torn, "wb") as dst:
+            dst.write(src.read(576 * 324 * 3 // 2 * 9 + 1000))
+        raw = dict(NATURAL1, path=torn)
+        del raw["framerate"]
+        info = media.probe(ffprobe, media.Video(**raw, framerate="30000/1001"), "rendition")
+        self.assertEqual((info.frames, info.rate, info.width), (9, media.Fraction(30000, 1001), 576))
+        y4m = os.path.join(self.tmp, "r.y4m")
+        subprocess.run([FFMPEG, "-v", "error", "-f", "rawvideo", "-video_size", "576x324",
+                        "-framerate", "24000/1001", "-i", CRF38, y4m], check=True, timeout=60)
+        info = media.probe(ffprobe, media.Video(y4m), "rendition")
+        self.assertEqual((info.frames, info.rate, info.pix_fmt),
+                         (NATURAL1_FRAMES, media.Fraction(24000, 1001), "yuv420p"))
 
 
 if __name__ == "__main__":
