@@ -18,6 +18,8 @@ RATE_SLACK = Fraction(1, 100)
 # Rates this close are one rate: FFmpeg reads some from rounded times (Matroska's 59.94 fps is
 # 19001/317); 23.976 and 24 fps are 1 in 1,000 apart.
 SAME_RATE = Fraction(1, 10000)
+# Demuxers whose files hold frames of one size at one rate, with no times of their own.
+FIXED_FRAME_FORMATS = ("rawvideo", "yuv4mpegpipe")
 
 
 @dataclass(frozen=True)
@@ -80,25 +82,61 @@ def require_file(path, role):
 
 
 def probe(ffprobe, video, role):
-    """Size, pixel format, frame count, frame rate and duration of `video`, from its packets
-    (nothing is decoded). Refuses a variable frame rate: frames are scored by position."""
+    """Size, pixel format, frame count, frame rate and duration of `video`. Raw video and y4m are
+    counted from the file's size; other files from their packets (read, not decoded). Refuses a
+    variable frame rate: frames are scored by position."""
     require_file(video.path, role)
+    what = f"{role} {video.path}"
+    entries = ("stream=width,height,pix_fmt,avg_frame_rate,r_frame_rate,time_base,duration_ts"
+               ":format=duration,format_name")
+    if video.raw or video.path.lower().endswith(".y4m"):
+        info = _ffprobe(ffprobe, video, entries, what)
+        if info["format"].get("format_name") in FIXED_FRAME_FORMATS:
+            return _fixed_frames(video, info, what)
+    info = _ffprobe(ffprobe, video, entries + ":packet=pts,flags", what)
+    stream = info["streams"][0]
+    # Packets an edit list cuts off are read (flag D) but give no frame.
+    packets = [p for p in info.get("packets", []) if "D" not in p.get("flags", "")]
+    if not packets:
+        raise RenditionFailed(f"{what} has no frames")
+    rate = _constant_rate(stream, packets, what)
+    return _probe(video, info, len(packets), rate)
+
+
+def _ffprobe(ffprobe, video, entries, what):
     out = run([ffprobe, "-v", "error", *video.input_args(), "-i", video.path, "-select_streams", "v:0",
-               "-show_entries", "stream=width,height,pix_fmt,avg_frame_rate,r_frame_rate,time_base"
-               ":packet=pts,flags:format=duration", "-of", "json"], f"reading {role} {video.path}")
+               "-show_entries", entries, "-of", "json"], f"reading {what}")
     try:
         info = json.loads(out)
         stream = info["streams"][0]
-        width, height = int(stream["width"]), int(stream["height"])
-        # Packets an edit list cuts off are read (flag D) but give no frame.
-        packets = [p for p in info.get("packets", []) if "D" not in p.get("flags", "")]
+        int(stream["width"]), int(stream["height"])
+        info.setdefault("format", {})
     except (ValueError, KeyError, IndexError, TypeError):
-        raise RenditionFailed(f"{role} {video.path} has no readable video stream") from None
-    if not packets:
-        raise RenditionFailed(f"{role} {video.path} has no frames")
-    rate = _constant_rate(stream, packets, f"{role} {video.path}")
-    return Probe(width, height, stream.get("pix_fmt", ""), len(packets),
-                 _duration(info, stream, len(packets)), os.path.getsize(video.path), rate)
+        raise RenditionFailed(f"{what} has no readable video stream") from None
+    return info
+
+
+def _fixed_frames(video, info, what):
+    """Raw video and y4m: one frame size, one frame rate and no times of their own, so the frames
+    are the file's size over a frame's (a torn last frame does not count, as ffmpeg decodes none),
+    which the demuxer gives as the stream's duration in frames; nothing is read."""
+    stream = info["streams"][0]
+    rate, tb = _fraction(stream.get("r_frame_rate")), _fraction(stream.get("time_base"))
+    try:
+        frames = Fraction(int(stream["duration_ts"])) * tb * rate
+    except (KeyError, TypeError, ValueError):
+        frames = None
+    if rate is None or frames is None or frames.denominator != 1:
+        raise RenditionFailed(f"{what}: cannot tell its frame count and rate")
+    if not frames:
+        raise RenditionFailed(f"{what} has no frames")
+    return _probe(video, info, int(frames), rate)
+
+
+def _probe(video, info, frames, rate):
+    stream = info["streams"][0]
+    return Probe(int(stream["width"]), int(stream["height"]), stream.get("pix_fmt", ""), frames,
+                 _duration(info, stream, frames), os.path.getsize(video.path), rate)
 
 
 def _fraction(text):

@@ -11,7 +11,7 @@ from .cluster import has_gpu_workers
 from .encode import encode_task
 from .errors import PlanError, failure
 from .progress import Progress
-from .score import score_task
+from .score import score_title
 
 # Retries for tasks that raise (not for failed renditions, which return). A worker that dies
 # mid-task is handled by the scheduler itself: it reschedules the task elsewhere, up to its
@@ -35,8 +35,8 @@ class Report:
                 "failed": len(self.results) - len(ok)}
 
 
-def _key(kind, title, rendition):
-    return f"{kind}-{title.name}/{rendition.name}-{uuid.uuid4().hex[:8]}"
+def _key(kind, name):
+    return f"{kind}-{name}-{uuid.uuid4().hex[:8]}"
 
 
 def _outcome(future):
@@ -50,25 +50,37 @@ def _outcome(future):
     return future.result()
 
 
+def _title_outcome(future, title):
+    """{rendition name: result} of a title's score task; a task that did not finish fails each."""
+    outcome = _outcome(future)
+    if future.status != "finished":
+        return {rendition.name: outcome for rendition in title.renditions}
+    return outcome
+
+
 def submit(plan, client, ffmpeg):
-    """Submit every encode and score task; return (all futures, {(title, rendition): score future})."""
+    """Submit every encode task and one score task per title; return (all futures,
+    {title name: (title, score future)})."""
     resources = {"GPU": 1} if has_gpu_workers(client) else None
     futures, scoring = [], {}
     for title in plan.titles:
+        encoded = []
         for rendition in title.renditions:
-            encoded = None
-            if rendition.encode:
-                # Encoding needs no GPU: any worker may take it, GPU workers stay free to score.
-                encoded = client.submit(encode_task, title, rendition, ffmpeg, retries=RETRIES,
-                                        key=_key("encode", title, rendition))
-                futures.append(encoded)
-            log_path = os.path.join(plan.output, title.name, f"{rendition.name}.json")
-            scored = client.submit(score_task, title, rendition, log_path, plan.model,
-                                   plan.scale_flags, ffmpeg, encoded, resources=resources,
-                                   retries=RETRIES,
-                                   key=_key("score", title, rendition))
-            futures.append(scored)
-            scoring[(title.name, rendition.name)] = scored
+            if rendition.encode is None:
+                encoded.append(None)
+                continue
+            # Encoding needs no GPU: any worker may take it, GPU workers stay free to score. The
+            # title's encodes run in parallel; its score task waits for them all.
+            future = client.submit(encode_task, title, rendition, ffmpeg, retries=RETRIES,
+                                   key=_key("encode", f"{title.name}/{rendition.name}"))
+            futures.append(future)
+            encoded.append(future)
+        # One task per title: its ffmpeg decodes the source once for all its renditions.
+        scored = client.submit(score_title, title, os.path.join(plan.output, title.name),
+                               plan.model, plan.scale_flags, ffmpeg, encoded, resources=resources,
+                               retries=RETRIES, key=_key("score", title.name))
+        futures.append(scored)
+        scoring[title.name] = (title, scored)
     return futures, scoring
 
 
@@ -139,13 +151,23 @@ def write_title(plan, title, report):
 def run(plan, client, ffmpeg, progress_stream=None):
     """Score the whole plan; every rendition ends up scored, reused or failed (see Report)."""
     futures, scoring = submit(plan, client, ffmpeg)
-    progress = Progress(len(futures), progress_stream)
-    score_keys = {future.key for future in scoring.values()}
+    # One step per encode and one per rendition scored, as if each rendition had its own task.
+    total = len(futures) - len(scoring) + sum(len(title.renditions) for title in plan.titles)
+    progress = Progress(total, progress_stream)
+    titles = {future.key: title for title, future in scoring.values()}
+    results = {}
     for future in as_completed(futures):
-        # A failed encode fails its score task too: count renditions, not tasks.
-        progress.step(failed=future.key in score_keys and not _outcome(future)["ok"])
+        title = titles.get(future.key)
+        if title is None:
+            # A failed encode fails its rendition's score too: count renditions, not tasks.
+            progress.step()
+            continue
+        for name, result in _title_outcome(future, title).items():
+            results[(title.name, name)] = result
+            progress.step(failed=not result["ok"])
     progress.close()
-    report = Report({key: _outcome(future) for key, future in scoring.items()})
+    report = Report({(title.name, r.name): results[(title.name, r.name)]
+                     for title in plan.titles for r in title.renditions})
     for title in plan.titles:
         try:
             report.titles[title.name] = write_title(plan, title, report)

@@ -1,10 +1,17 @@
-"""Scoring one rendition against its source with the libvmaf_hip filter (a Dask task)."""
+"""Scoring a title's renditions against its source with the libvmaf_hip filter (a Dask task).
+
+One ffmpeg per title decodes the source once, splits it, and scores every rendition that needs
+scoring with a filter instance and a log of its own.
+"""
 
 import os
+from contextlib import ExitStack
+from dataclasses import dataclass
 
 from . import __version__, atomic, manifest, placement, vmaflog
-from .errors import RenditionFailed, reporting_failures
-from .media import identity, probe, rate_text, require_file, same_rate
+from .errors import RenditionFailed, failure
+from .media import Probe, identity, probe, rate_text, require_file, same_rate
+from .plan import Rendition
 from .tools import locate, run
 
 
@@ -17,14 +24,37 @@ def align(time_base):
     return f"settb={time_base},setpts=N"
 
 
-def filter_graph(width, height, pix_fmt, time_base, scale_flags, model, log_name, placing):
-    """The rendition (input 0) is scaled back to the source's size and pixel format, as for VMAF."""
+def _vmaf(model, log_name, placing, instance=""):
     # '\\:' survives the graph parser as '\:', which the option parser reads as ':' inside model=.
-    vmaf = (f"libvmaf_hip=model=version={model}\\\\:name=vmaf:feature={'|'.join(vmaflog.FEATURES)}"
-            f":log_fmt=json:log_path={log_name}"
+    return (f"libvmaf_hip{instance}=model=version={model}\\\\:name=vmaf"
+            f":feature={'|'.join(vmaflog.FEATURES)}:log_fmt=json:log_path={log_name}"
             + (f":{placing}" if placing else ""))
-    return (f"[0:v]{align(time_base)},scale={width}:{height}:flags={scale_flags},format={pix_fmt}"
-            f"[dis];[1:v]{align(time_base)}[ref];[dis][ref]{vmaf}")
+
+
+def _upscale(index, width, height, pix_fmt, time_base, scale_flags):
+    """Input `index`, a rendition, scaled back to the source's size and pixel format, as for VMAF."""
+    return (f"[{index}:v]{align(time_base)},scale={width}:{height}:flags={scale_flags},"
+            f"format={pix_fmt}")
+
+
+def filter_graph(width, height, pix_fmt, time_base, scale_flags, model, log_name, placing):
+    """One rendition (input 0) against the source (input 1)."""
+    return (f"{_upscale(0, width, height, pix_fmt, time_base, scale_flags)}[dis];"
+            f"[1:v]{align(time_base)}[ref];[dis][ref]{_vmaf(model, log_name, placing)}")
+
+
+def title_graph(width, height, pix_fmt, time_base, scale_flags, model, logs, placing):
+    """Renditions (inputs 0 to n-1) against the source (input n), decoded once and split n ways.
+
+    `logs` holds (rendition name, log file name) per input; instance k, `libvmaf_hip@NAME`, scores
+    input k into its log and gives its frames to the output pad [ok].
+    """
+    n = len(logs)
+    parts = [f"[{n}:v]{align(time_base)},split={n}" + "".join(f"[ref{k}]" for k in range(n))]
+    for k, (name, log_name) in enumerate(logs):
+        parts.append(f"{_upscale(k, width, height, pix_fmt, time_base, scale_flags)}[dis{k}]")
+        parts.append(f"[dis{k}][ref{k}]{_vmaf(model, log_name, placing, f'@{name}')}[o{k}]")
+    return ";".join(parts)
 
 
 def command(ffmpeg, dis, ref, graph):
@@ -32,30 +62,43 @@ def command(ffmpeg, dis, ref, graph):
             *ref.input_args(), "-i", ref.path, "-lavfi", graph, "-f", "null", "-"]
 
 
+def title_command(ffmpeg, renditions, ref, graph):
+    """`title_graph`'s ffmpeg: every instance's output pad goes to a null output of its own."""
+    inputs = [arg for dis in renditions for arg in (*dis.input_args(), "-i", dis.path)]
+    outputs = [arg for k in range(len(renditions)) for arg in ("-map", f"[o{k}]", "-f", "null", "-")]
+    return [ffmpeg, "-nostdin", "-v", "error", *inputs, *ref.input_args(), "-i", ref.path,
+            "-lavfi", graph, *outputs]
+
+
+@dataclass
+class _Job:
+    """A rendition to score: where its log goes, the work key its manifest must hold, and what
+    ffprobe says of it."""
+    rendition: Rendition
+    log_path: str
+    work: str
+    recipe: list
+    inputs: dict
+    info: Probe | None = None
+
+
 def _result(per_frame, pooled, facts, reused):
     return {"ok": True, "reused": reused, **facts, "scores": vmaflog.scores(per_frame, pooled),
             "vmaf_frames": per_frame}
 
 
-@reporting_failures
-def score_task(title, rendition, log_path, model, scale_flags, ffmpeg, encoded=None):
-    """Score `rendition` into `log_path` unless an intact log for the same inputs exists.
-
-    `encoded` is the encode task's result for encoded renditions; its failure is passed on.
-    Returns {"ok": True, "reused", "width", "height", "frames", "bitrate_kbps", "scores",
-    "vmaf_frames"} or a failure.
-    """
+def _prepare(title, rendition, log_path, model, scale_flags, encoded):
+    """A result when the rendition needs no scoring (reused, or its encode failed), else a _Job."""
     if encoded is not None and not encoded["ok"]:
         return encoded
     source, dis = title.source, rendition.video
     for role, video in (("source", source), ("rendition", dis)):
         require_file(video.path, role)
-    os.makedirs(os.path.dirname(log_path), exist_ok=True)
-    log_name = os.path.basename(log_path)
-
-    # The work key leaves out ffmpeg's path and the backend/device: results do not depend on them.
-    # The source's geometry is covered by its identity, so it stays a placeholder here.
-    template = filter_graph("W", "H", "PIX_FMT", "1/RATE", scale_flags, model, log_name, "")
+    # The work key leaves out ffmpeg's path and the backend/device: results do not depend on them,
+    # nor on which renditions share the ffmpeg run. The source's geometry is covered by its
+    # identity, so it stays a placeholder here.
+    template = filter_graph("W", "H", "PIX_FMT", "1/RATE", scale_flags, model,
+                            os.path.basename(log_path), "")
     recipe = command("ffmpeg", dis, source, template)
     inputs = {"source": identity(source.path), "rendition": identity(dis.path)}
     work = manifest.key(tool=__version__, inputs=inputs, command=recipe, size=rendition.size)
@@ -66,13 +109,15 @@ def score_task(title, rendition, log_path, model, scale_flags, ffmpeg, encoded=N
             return _result(per_frame, pooled, done["facts"], reused=True)
         except (vmaflog.LogError, KeyError):
             pass  # an old or damaged manifest: score again
+    return _Job(rendition, log_path, work, recipe, inputs)
 
-    ffmpeg, ffprobe = locate(ffmpeg)
-    ref_info = probe(ffprobe, source, "source")
-    dis_info = probe(ffprobe, dis, "rendition")
-    if rendition.size and (dis_info.width, dis_info.height) != rendition.size:
+
+def _check(job, ref_info):
+    """Refuse a rendition that cannot be paired frame by frame with its source."""
+    dis, dis_info, size = job.rendition.video, job.info, job.rendition.size
+    if size and (dis_info.width, dis_info.height) != size:
         raise RenditionFailed(f"size mismatch: {dis.path} is {dis_info.width}x{dis_info.height}, "
-                              f"the plan says {rendition.size[0]}x{rendition.size[1]}")
+                              f"the plan says {size[0]}x{size[1]}")
     if not same_rate(dis_info.rate, ref_info.rate):
         raise RenditionFailed(f"frame rate mismatch: the rendition is {rate_text(dis_info.rate)} fps, "
                               f"the source {rate_text(ref_info.rate)} fps; frames are scored by "
@@ -83,22 +128,97 @@ def score_task(title, rendition, log_path, model, scale_flags, ffmpeg, encoded=N
                               f"the source {ref_info.frames}; frames are scored by position, so a "
                               "rendition has every frame of its source (none cut, dropped or added)")
 
-    atomic.remove_stale(log_path)
-    folder = os.path.dirname(log_path)
-    with atomic.staged(log_path) as tmp:
-        # Run in the results folder with a bare file name: no path escaping in the filter graph.
-        time_base = 1 / ref_info.rate
-        graph = filter_graph(ref_info.width, ref_info.height, ref_info.pix_fmt,
-                             f"{time_base.numerator}/{time_base.denominator}", scale_flags, model,
-                             os.path.basename(tmp),
-                             placement.filter_options(*placement.from_environ()))
-        run(command(ffmpeg, dis, source, graph), f"scoring {rendition.name}", cwd=folder)
-        try:
-            per_frame, pooled = vmaflog.read(tmp, dis_info.frames)
-        except vmaflog.LogError as e:
-            raise RenditionFailed(f"scoring {rendition.name}: {e}") from None
-    facts = {"width": dis_info.width, "height": dis_info.height, "frames": dis_info.frames,
-             "bitrate_kbps": round(dis_info.bytes * 8 / dis_info.duration / 1000, 3)}
-    manifest.write(log_path, work, frames=dis_info.frames, facts=facts, command=recipe, inputs=inputs)
-    return _result(per_frame, pooled, facts, reused=False)
 
+def _score(ffmpeg, source, ref_info, jobs, model, scale_flags):
+    """Score `jobs` in one ffmpeg run; return {name: result}. Raises RenditionFailed, writing no
+    log, when the run or any of its logs fails."""
+    folder = os.path.dirname(jobs[0].log_path)
+    time_base = 1 / ref_info.rate
+    geometry = (ref_info.width, ref_info.height, ref_info.pix_fmt,
+                f"{time_base.numerator}/{time_base.denominator}", scale_flags, model)
+    placing = placement.filter_options(*placement.from_environ())
+    names = ", ".join(job.rendition.name for job in jobs)
+    for job in jobs:
+        atomic.remove_stale(job.log_path)
+    with ExitStack() as staging:
+        # Run in the results folder with bare file names: no path escaping in the filter graph.
+        tmps = [os.path.basename(staging.enter_context(atomic.staged(job.log_path))) for job in jobs]
+        if len(jobs) == 1:
+            cmd = command(ffmpeg, jobs[0].rendition.video, source,
+                          filter_graph(*geometry, tmps[0], placing))
+        else:
+            graph = title_graph(*geometry, [(job.rendition.name, tmp) for job, tmp in zip(jobs, tmps)],
+                                placing)
+            cmd = title_command(ffmpeg, [job.rendition.video for job in jobs], source, graph)
+        run(cmd, f"scoring {names}", cwd=folder)
+        logs = {}
+        for job, tmp in zip(jobs, tmps):
+            try:
+                logs[job.rendition.name] = vmaflog.read(os.path.join(folder, tmp), job.info.frames)
+            except vmaflog.LogError as e:
+                raise RenditionFailed(f"scoring {job.rendition.name}: {e}") from None
+    results = {}
+    for job in jobs:
+        info = job.info
+        facts = {"width": info.width, "height": info.height, "frames": info.frames,
+                 "bitrate_kbps": round(info.bytes * 8 / info.duration / 1000, 3)}
+        manifest.write(job.log_path, job.work, frames=info.frames, facts=facts, command=job.recipe,
+                       inputs=job.inputs)
+        results[job.rendition.name] = _result(*logs[job.rendition.name], facts, reused=False)
+    return results
+
+
+def _score_all(ffmpeg, source, jobs, model, scale_flags):
+    """{name: result} for `jobs`: the source is probed once, each rendition checked, and those that
+    pass scored together; should that run fail, one by one, so the failing one is named."""
+    try:
+        ffmpeg, ffprobe = locate(ffmpeg)
+        ref_info = probe(ffprobe, source, "source")
+    except RenditionFailed as e:
+        return {job.rendition.name: failure(e.message, e.detail) for job in jobs}
+    results, ready = {}, []
+    for job in jobs:
+        try:
+            job.info = probe(ffprobe, job.rendition.video, "rendition")
+            _check(job, ref_info)
+            ready.append(job)
+        except RenditionFailed as e:
+            results[job.rendition.name] = failure(e.message, e.detail)
+    if len(ready) > 1:
+        try:
+            return results | _score(ffmpeg, source, ref_info, ready, model, scale_flags)
+        except RenditionFailed:
+            pass
+    for job in ready:
+        try:
+            results |= _score(ffmpeg, source, ref_info, [job], model, scale_flags)
+        except RenditionFailed as e:
+            results[job.rendition.name] = failure(e.message, e.detail)
+    return results
+
+
+def score_title(title, folder, model, scale_flags, ffmpeg, encoded=None):
+    """Score the renditions of `title` into `folder`/NAME.json, skipping those with an intact log
+    for the same inputs.
+
+    `encoded` holds, per rendition of the title in order, the encode task's result (None for an
+    existing file); a failed encode is passed on. Returns {rendition name: result}, in plan order,
+    each {"ok": True, "reused", "width", "height", "frames", "bitrate_kbps", "scores",
+    "vmaf_frames"} or a failure: one rendition failing does not fail the others.
+    """
+    encoded = encoded or [None] * len(title.renditions)
+    results, jobs = {}, []
+    os.makedirs(folder, exist_ok=True)
+    for rendition, encode in zip(title.renditions, encoded):
+        log_path = os.path.join(folder, f"{rendition.name}.json")
+        try:
+            outcome = _prepare(title, rendition, log_path, model, scale_flags, encode)
+        except RenditionFailed as e:
+            outcome = failure(e.message, e.detail)
+        if isinstance(outcome, _Job):
+            jobs.append(outcome)
+        else:
+            results[rendition.name] = outcome
+    if jobs:
+        results |= _score_all(ffmpeg, title.source, jobs, model, scale_flags)
+    return {rendition.name: results[rendition.name] for rendition in title.renditions}

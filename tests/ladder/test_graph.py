@@ -4,6 +4,7 @@ so that the summary does not depend on the filter's default features."""
 import unittest
 
 from vmafhip_ladder import score, vmaflog
+from vmafhip_ladder.media import Video
 
 
 class ScoringGraph(unittest.TestCase):
@@ -22,6 +23,27 @@ class ScoringGraph(unittest.TestCase):
     def test_model_and_log(self):
         self.assertIn("libvmaf_hip=model=version=vmaf_v0.6.1\\\\:name=vmaf:", self.graph())
         self.assertTrue(self.graph().endswith(":log_fmt=json:log_path=log.json"))
+
+
+class TitleGraph(unittest.TestCase):
+    """A title's renditions in one graph: the source (the last input) decoded once and split."""
+
+    def test_one_instance_log_and_output_per_rendition(self):
+        graph = score.title_graph(1920, 1080, "yuv420p", "1/24", "bicubic", "vmaf_v0.6.1",
+                                  [("720p", "a.json"), ("360p", "b.json")], "backend=cpu")
+        chains = graph.split(";")
+        self.assertEqual(chains[0], "[2:v]settb=1/24,setpts=N,split=2[ref0][ref1]")
+        for k, (name, log) in enumerate((("720p", "a.json"), ("360p", "b.json"))):
+            self.assertEqual(chains[1 + 2 * k], f"[{k}:v]settb=1/24,setpts=N,"
+                                                f"scale=1920:1080:flags=bicubic,format=yuv420p[dis{k}]")
+            self.assertTrue(chains[2 + 2 * k].startswith(f"[dis{k}][ref{k}]libvmaf_hip@{name}=model="))
+            self.assertTrue(chains[2 + 2 * k].endswith(f":log_path={log}:backend=cpu[o{k}]"))
+        self.assertEqual(len(chains), 5)
+        cmd = score.title_command("ffmpeg", [Video("720p.mp4"), Video("360p.mp4")], Video("s.mkv"), graph)
+        self.assertEqual([cmd[i + 1] for i, arg in enumerate(cmd) if arg == "-i"],
+                         ["720p.mp4", "360p.mp4", "s.mkv"])
+        self.assertEqual(cmd[cmd.index(graph) + 1:], ["-map", "[o0]", "-f", "null", "-",
+                                                      "-map", "[o1]", "-f", "null", "-"])
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from common import LAUNCHER, NATURAL1, TempDirTestCase, write_plan
 from vmafhip_ladder import plan, runner
 from vmafhip_ladder.encode import encode_task
 from vmafhip_ladder.errors import PlanError
-from vmafhip_ladder.score import score_task
+from vmafhip_ladder.score import score_title
 
 MEGA = 1 << 20
 
@@ -284,9 +284,10 @@ class TaskInputs(TempDirTestCase):
         loaded = plan.load(write_plan(self.tmp, doc))
         title = loaded.titles[0]
         enc, mkv = title.renditions
-        log = os.path.join(self.tmp, "out", "t", "mkv.json")
-        for result in (encode_task(title, enc, "ffmpeg"),
-                       score_task(title, mkv, log, loaded.model, loaded.scale_flags, "ffmpeg")):
+        scored = score_title(title, os.path.join(self.tmp, "out", "t"), loaded.model,
+                             loaded.scale_flags, "ffmpeg", [{"ok": True, "reused": False}, None])
+        self.assertEqual(list(scored), [enc.name, mkv.name])
+        for result in (encode_task(title, enc, "ffmpeg"), *scored.values()):
             self.assertEqual(result["error"], "source /dev/zero is a device, not a regular file: "
                                               "give a video file")
         doc["titles"][0]["source"] = self.tmp
