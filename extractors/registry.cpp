@@ -12,7 +12,8 @@
     ROW(adm_extractor)              \
     ROW(vif_extractor)              \
     ROW(motion_extractor)           \
-    ROW(cambi_extractor)
+    ROW(cambi_extractor)            \
+    ROW(speed_chroma_extractor)
 
 namespace vmafhip {
 

@@ -1,0 +1,76 @@
+// SpEED: libvmaf's speed_chroma extractor, docs/speed.md; § numbers in this
+// folder are its sections. CPU only: the table entry has no GPU
+// implementation yet. speed_temporal is not implemented yet.
+#pragma once
+
+#include <vector>
+
+#include "extractors/extractor.h"
+
+namespace vmafhip {
+
+/// Per-frame accumulators: the unclipped scores of §7, widened to double.
+struct SpeedChromaAccum {
+    double u, v, uv;
+};
+
+/// Option values (extractor table: speed_chroma_extractor), §1.2.
+struct SpeedOptions {
+    double kernelscale;  ///< speed_kernelscale: Gaussian widths (§5.2)
+    double max_val;      ///< speed_max_val: clip (§7)
+    double nn_floor;     ///< speed_nn_floor (§6)
+    double prescale;     ///< speed_prescale (§5.1)
+    double sigma_nn;     ///< speed_sigma_nn (§5.8)
+    int weight_var_mode; ///< speed_weight_var_mode, 0..6 (§6)
+};
+
+/// Everything one plane's pass (§3, §5) needs, resolved at creation.
+struct SpeedPlan {
+    int ow = 0, oh = 0;         ///< plane size (§2.2)
+    int sw = 0, sh = 0;         ///< scaled size (§3)
+    int opw = 0, oph = 0;       ///< operating size (§3)
+    int tw = 0, th = 0;         ///< truncated size (§3)
+    int nbh = 0, nbv = 0, nb = 0; ///< blocks (§3)
+    int subw = 0, subh = 0;     ///< covariance window (§5.4)
+    bool resample = false;      ///< §5.1 runs (nearest)
+    std::vector<int> sx, sy;    ///< resample: source column / row of each scaled one
+    std::vector<float> taps_a;  ///< anti-alias taps (§5.2)
+    std::vector<float> taps_l;  ///< low-pass taps (§5.2)
+    float snn = 0, base = 0;    ///< §5.8, §6
+    int mode = 0;               ///< weighting mode (§6)
+};
+
+/// The plan of a plane of ow x oh samples (§3, §5.1, §5.2, §6).
+SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode);
+
+/// The score of one plane pair and whether either side was singular (§5, §6).
+/// ref and dis are converted planes (§2.1), ow x oh, row-major.
+float speed_plane_score(const SpeedPlan &p, const std::vector<float> &ref,
+                        const std::vector<float> &dis, bool *singular);
+
+/// Plane `pv` converted to float (§2.1) into out (w x h, row-major).
+void speed_convert(const PlaneView &pv, int bpc, std::vector<float> *out);
+
+extern const ExtractorInfo speed_chroma_extractor;
+
+class SpeedChroma final : public Extractor {
+public:
+    /// c must have passed check().
+    explicit SpeedChroma(const ExtractorConfig &c);
+    /// 0, or a negative errno with *msg saying what is accepted (§1.3, §4.1, §13).
+    static int check(const ExtractorConfig &c, std::string *msg);
+
+    void names(std::vector<std::string> *out) const override;
+    int planes() const override { return 3; }
+    size_t accum_bytes() const override { return sizeof(SpeedChromaAccum); }
+    void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
+    void finish(unsigned index, const void *accum, double *out) override;
+
+private:
+    SpeedOptions o_;
+    Geometry g_;
+    std::string suffix_;
+    SpeedPlan plan_;
+};
+
+} // namespace vmafhip
