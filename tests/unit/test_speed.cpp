@@ -1,0 +1,299 @@
+// SpEED tests (docs/speed.md): speed_chroma through the table entry and the
+// public API, CPU reference.
+//
+// Map:
+//   SpeedEntry.*    the table entry: options, aliases, suffixes, no GPU
+//   SpeedGolden.*   the speed_chroma columns of the VMAF v1 goldens (the v1
+//                   models' options), libvmaf goldens of eleven option sets
+//                   at 8 bits and three at 10 bits, bit for bit, with 1 to 4
+//                   threads
+//   SpeedRefusals.* sizes libvmaf crashes on, 4:0:0, kernelscales, prescales
+//                   near 1, the prescale method, bit depths
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "extractors/options.h"
+#include "extractors/speed/speed.h"
+#include "tests/common/bits.h"
+#include "tests/common/context.h"
+#include "tests/common/fixtures.h"
+#include "tests/common/score.h"
+#include "vmafhip.h"
+
+using namespace vmafhip;
+
+namespace {
+
+typedef std::vector<std::pair<std::string, std::string>> Opts;
+
+/// The v1 models' options (models/v1/*.json), as a --feature spec.
+const char *const V1 =
+    "speed_chroma=speed_max_val=45:speed_nn_floor=0.1:speed_sigma_nn=0.19:speed_weight_var_mode=5";
+const char *const V1_SUFFIX = "_mxv_45_nnf_0.1_snn_0.19_wvm_5";
+
+std::unique_ptr<Extractor> make(const Geometry &g, const Opts &opts, int *ret, std::string *msg)
+{
+    ExtractorConfig c;
+    c.g = g;
+    c.options = default_options(speed_chroma_extractor);
+    for (const auto &o : opts) {
+        const int r = set_option(speed_chroma_extractor, &c.options, o.first, o.second, msg);
+        if (r < 0) {
+            *ret = r;
+            return nullptr;
+        }
+    }
+    c.suffix = option_suffix(speed_chroma_extractor, c.options);
+    return speed_chroma_extractor.create(c, ret, msg);
+}
+
+/// The natural1 pair at 10 bits (make_speed_fixtures.py), 3 frames.
+testfx::Fixture natural1_10bit()
+{
+    testfx::Fixture f;
+    f.name = "natural1_576x324_yuv420p10le__ref_vs_x264crf38";
+    f.ref = "natural1_576x324_yuv420p10le_ref.yuv";
+    f.dis = "natural1_576x324_yuv420p10le_x264crf38.yuv";
+    f.w = 576, f.h = 324, f.bpc = 10, f.chroma = VMAFHIP_CHROMA_420, f.frames = 3;
+    return f;
+}
+
+/// Every speed* value of the golden against run's output of that name, bit
+/// for bit. @return the number of values compared.
+int compare_golden(const testfx::Scored &run, const std::string &golden)
+{
+    int compared = 0;
+    for (const auto &kv : testfx::golden_frames(golden)) {
+        if (kv.first.rfind("speed", 0) != 0)
+            continue;
+        size_t k = 0;
+        while (k < run.names.size() && run.names[k] != kv.first)
+            k++;
+        if (k == run.names.size())
+            continue;
+        EXPECT_EQ(kv.second.size(), run.frames.size()) << kv.first;
+        for (size_t i = 0; i < kv.second.size() && i < run.frames.size(); i++) {
+            EXPECT_EQ(testfx::bits(run.frames[i][k]), testfx::bits(kv.second[i]))
+                << golden << " " << kv.first << " frame " << i << ": " << run.frames[i][k]
+                << " against " << kv.second[i];
+            compared++;
+        }
+    }
+    return compared;
+}
+
+testfx::Scored run(const testfx::Fixture &f, const std::string &features, int threads = 0)
+{
+    VmafHipSettings s = testfx::settings(f.w, f.h, f.bpc, f.chroma, features.c_str());
+    s.threads = threads;
+    return testfx::score(f, s);
+}
+
+// ---------------------------------------------------------------------------
+
+TEST(SpeedEntry, TableRow)
+{
+    const ExtractorInfo &e = speed_chroma_extractor;
+    EXPECT_STREQ(e.name, "speed_chroma");
+    EXPECT_EQ(find_extractor("speed_chroma"), &e);
+    for (const char *f : {"Speed_chroma_feature_speed_chroma_u_score",
+                          "Speed_chroma_feature_speed_chroma_v_score",
+                          "Speed_chroma_feature_speed_chroma_uv_score"})
+        EXPECT_EQ(find_provider(f), &e) << f;
+    EXPECT_EQ(e.gpu, nullptr); // no GPU implementation yet
+    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
+    ASSERT_EQ(e.n_options, 6);
+    const struct {
+        const char *name, *alias;
+        double def, min, max;
+    } want[] = {{"speed_kernelscale", "ks", 1, 0.1, 4},
+                {"speed_prescale", "ps", 1, 0.1, 4},
+                {"speed_sigma_nn", "snn", 0.29, 0.1, 2},
+                {"speed_nn_floor", "nnf", 0, 0, 1},
+                {"speed_max_val", "mxv", 1000, 0, 1000},
+                {"speed_weight_var_mode", "wvm", 0, 0, 6}};
+    for (const auto &w : want) {
+        const OptionSpec *o = find_option(e, w.name);
+        ASSERT_NE(o, nullptr) << w.name;
+        EXPECT_STREQ(o->alias, w.alias);
+        EXPECT_EQ(o->def, w.def) << w.name;
+        EXPECT_EQ(o->min, w.min) << w.name;
+        EXPECT_EQ(o->max, w.max) << w.name;
+        EXPECT_TRUE(o->in_name) << w.name;
+    }
+    EXPECT_EQ(find_option(e, "speed_weight_var_mode")->type, OptionType::Int);
+}
+
+TEST(SpeedEntry, NamesAndSuffixes)
+{
+    const Geometry g{576, 324, 8, VMAFHIP_CHROMA_420};
+    const struct {
+        Opts opts;
+        std::string suffix;
+    } cases[] = {
+        {{}, ""},
+        {{{"speed_max_val", "45"}, {"speed_nn_floor", "0.1"}, {"speed_sigma_nn", "0.19"},
+          {"speed_weight_var_mode", "5"}},
+         V1_SUFFIX},
+        {{{"wvm", "5"}, {"snn", "0.19"}, {"nnf", "0.1"}, {"mxv", "45"}}, V1_SUFFIX},
+        {{{"ks", "1.0"}}, ""}, // the default, as the 3d0h models give it
+        {{{"ps", "2"}, {"mxv", "1"}, {"ks", "1.5"}}, "_ks_1.5_mxv_1_ps_2"},
+    };
+    for (const auto &c : cases) {
+        int ret = 0;
+        std::string msg;
+        auto e = make(g, c.opts, &ret, &msg);
+        ASSERT_TRUE(e) << msg;
+        std::vector<std::string> names;
+        e->names(&names);
+        EXPECT_EQ(names, (std::vector<std::string>{"speed_chroma_u" + c.suffix,
+                                                   "speed_chroma_v" + c.suffix,
+                                                   "speed_chroma_uv" + c.suffix}));
+        EXPECT_EQ(e->planes(), 3);
+        EXPECT_EQ(e->lookbehind(), 0);
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+TEST(SpeedGolden, V1ModelOptions)
+{
+    int compared = 0;
+    for (const char *pair : {"natural1_576x324_yuv420p__ref_vs_mpeg2q28",
+                             "natural1_576x324_yuv420p__ref_vs_x264crf38",
+                             "natural1_576x324_yuv420p__ref_vs_ref",
+                             "natural2_352x288_yuv420p10le__ref_vs_x265crf32"}) {
+        const testfx::Scored r = run(testfx::fixture(pair), V1);
+        compared += compare_golden(r, "golden/" + std::string(pair) +
+                                          ".vmaf_v1.0.16_3d0h.fullprec.json");
+    }
+    EXPECT_EQ(compared, 3 * (10 + 10 + 10 + 6));
+}
+
+TEST(SpeedGolden, OptionSets8Bit)
+{
+    const std::string pair = "natural1_576x324_yuv420p__ref_vs_mpeg2q28";
+    const std::string features =
+        "speed_chroma|speed_chroma=wvm=1|speed_chroma=wvm=2|speed_chroma=wvm=3|"
+        "speed_chroma=wvm=4|speed_chroma=wvm=6|"
+        "speed_chroma=speed_kernelscale=1.5:speed_sigma_nn=0.5:speed_nn_floor=0.3|"
+        "speed_chroma=speed_kernelscale=0.5|speed_chroma=speed_kernelscale=2|"
+        "speed_chroma=speed_prescale=2|speed_chroma=speed_prescale=1.5:speed_max_val=1";
+    const int n = compare_golden(run(testfx::fixture(pair), features),
+                                 "golden/" + pair + ".speed.fullprec.json");
+    EXPECT_EQ(n, 10 * 3 * 11);
+}
+
+TEST(SpeedGolden, OptionSets10Bit)
+{
+    const testfx::Fixture f = natural1_10bit();
+    const std::string features = std::string("speed_chroma|") + V1 +
+                                 "|speed_chroma=speed_prescale=2:speed_weight_var_mode=3";
+    const int n = compare_golden(run(f, features), "golden/" + f.name + ".speed.fullprec.json");
+    EXPECT_EQ(n, 3 * 3 * 3);
+}
+
+TEST(SpeedGolden, ThreadCountIndependent)
+{
+    const std::string pair = "natural1_576x324_yuv420p__ref_vs_x264crf38";
+    for (int threads : {1, 2, 4}) {
+        const int n = compare_golden(run(testfx::fixture(pair), V1, threads),
+                                     "golden/" + pair + ".vmaf_v1.0.16_3d0h.fullprec.json");
+        EXPECT_EQ(n, 30) << threads << " threads";
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+void expect_refused(const Geometry &g, const Opts &opts, int want_ret,
+                    const std::vector<std::string> &words)
+{
+    int ret = 0;
+    std::string msg;
+    EXPECT_EQ(make(g, opts, &ret, &msg), nullptr) << g.w << "x" << g.h;
+    EXPECT_EQ(ret, want_ret) << msg;
+    for (const std::string &w : words)
+        EXPECT_NE(msg.find(w), std::string::npos) << "'" << w << "' not in: " << msg;
+}
+
+bool accepted(const Geometry &g, const Opts &opts = {})
+{
+    int ret = 0;
+    std::string msg;
+    const bool ok = make(g, opts, &ret, &msg) != nullptr;
+    EXPECT_TRUE(ok || !msg.empty());
+    return ok;
+}
+
+TEST(SpeedRefusals, ScaledPlaneBelow80)
+{
+    // §4.1: libvmaf crashes when a scaled chroma side is below 80.
+    const auto g = [](int w, int h, VmafHipChroma c) { return Geometry{w, h, 8, c}; };
+    EXPECT_TRUE(accepted(g(160, 160, VMAFHIP_CHROMA_420)));
+    expect_refused(g(158, 160, VMAFHIP_CHROMA_420), {}, -ERANGE,
+                   {"158x160", "too small", "smallest accepted frame is 160 wide and 160 high"});
+    expect_refused(g(160, 158, VMAFHIP_CHROMA_420), {}, -ERANGE, {"160x158"});
+    EXPECT_TRUE(accepted(g(160, 80, VMAFHIP_CHROMA_422)));
+    expect_refused(g(160, 79, VMAFHIP_CHROMA_422), {}, -ERANGE, {"160 wide and 80 high"});
+    EXPECT_TRUE(accepted(g(80, 80, VMAFHIP_CHROMA_444)));
+    expect_refused(g(79, 80, VMAFHIP_CHROMA_444), {}, -ERANGE, {"80 wide and 80 high"});
+    // Prescales: 0.5 needs 159 samples (159 * 0.5 + 0.5 = 80), 0.6 needs 133.
+    EXPECT_TRUE(accepted(g(318, 318, VMAFHIP_CHROMA_420), {{"ps", "0.5"}}));
+    expect_refused(g(316, 318, VMAFHIP_CHROMA_420), {{"ps", "0.5"}}, -ERANGE,
+                   {"speed_prescale 0.5", "318 wide and 318 high"});
+    EXPECT_TRUE(accepted(g(266, 266, VMAFHIP_CHROMA_420), {{"ps", "0.6"}}));
+    expect_refused(g(264, 266, VMAFHIP_CHROMA_420), {{"ps", "0.6"}}, -ERANGE,
+                   {"266 wide and 266 high"});
+    expect_refused(g(352, 288, VMAFHIP_CHROMA_420), {{"ps", "0.5"}}, -ERANGE, {"88x72"});
+}
+
+TEST(SpeedRefusals, NoChroma)
+{
+    expect_refused({576, 324, 8, VMAFHIP_CHROMA_400}, {}, -EINVAL, {"4:0:0", "4:2:0"});
+}
+
+TEST(SpeedRefusals, Kernelscale)
+{
+    const Geometry g{576, 324, 8, VMAFHIP_CHROMA_420};
+    expect_refused(g, {{"ks", "0.7"}}, -EINVAL, {"speed_kernelscale", "0.7", "not valid", "1.5"});
+    for (const char *ks : {"0.5", "1.0005", "2.4", "3.7113", "0.74074", "4"})
+        EXPECT_EQ(accepted(g, {{"ks", ks}}), std::string(ks) != "4") << ks;
+    // Out of libvmaf's range: the option parser refuses it.
+    int ret = 0;
+    std::string msg;
+    EXPECT_EQ(make(g, {{"ks", "5"}}, &ret, &msg), nullptr);
+    EXPECT_EQ(ret, -ERANGE) << msg;
+}
+
+TEST(SpeedRefusals, PrescaleNearOneThatChangesTheSize)
+{
+    // §13 item 1: 1.0009 resamples nothing but gives 960 -> 961.
+    const Geometry g{1920, 1080, 8, VMAFHIP_CHROMA_420};
+    expect_refused(g, {{"ps", "1.0009"}}, -EINVAL, {"speed_prescale", "960x540", "961x540"});
+    EXPECT_TRUE(accepted({576, 324, 8, VMAFHIP_CHROMA_420}, {{"ps", "1.0005"}})); // 288x162 kept
+}
+
+TEST(SpeedRefusals, PrescaleMethod)
+{
+    ExtractorConfig c;
+    c.options = default_options(speed_chroma_extractor);
+    for (const char *name : {"speed_prescale_method", "psm"}) {
+        std::string msg;
+        EXPECT_LT(set_option(speed_chroma_extractor, &c.options, name, "bilinear", &msg), 0);
+        EXPECT_NE(msg.find("nearest"), std::string::npos) << msg;
+    }
+}
+
+TEST(SpeedRefusals, BitDepths)
+{
+    for (int bpc : {8, 10, 12, 16})
+        EXPECT_TRUE(accepted({576, 324, bpc, VMAFHIP_CHROMA_420})) << bpc;
+    expect_refused({576, 324, 9, VMAFHIP_CHROMA_420}, {}, -ENOTSUP, {"bit depth 9", "8, 10"});
+}
+
+} // namespace
