@@ -26,17 +26,20 @@ namespace vmafhip {
 class ThreadPool;
 class Extractor;
 
-enum class OptionType { Bool, Int, Double };
+/// Enum: one of a list of names (libvmaf's string options that take a fixed
+/// set of values); the value is the name's index.
+enum class OptionType { Bool, Int, Double, Enum };
 
 /// One option, as libvmaf names it.
 struct OptionSpec {
     const char *name;   ///< e.g. "adm_enhn_gain_limit"
     const char *alias;  ///< libvmaf's short name ("egl"), or nullptr
     OptionType type;
-    size_t offset;      ///< of the field (int for Bool/Int, double) in the extractor's options struct
+    size_t offset;      ///< of the field (int for Bool/Int/Enum, double) in the extractor's options struct
     double def, min, max;
     bool in_name;       ///< libvmaf VMAF_OPT_FLAG_FEATURE_PARAM: a non-default value renames the outputs
     const char *help;
+    const char *const *choices = nullptr; ///< Enum: the names, nullptr-terminated (min 0, max their count - 1)
 };
 
 /// Option values of one instance, in the order of its OptionSpec table.
