@@ -17,6 +17,9 @@ namespace vmafhip {
 
 namespace {
 
+// §5.1, in SpeedScaler's order.
+const char *const scalers[] = {"nearest", "bilinear", "bicubic", "lanczos4", nullptr};
+
 #define SPEED_OPT(f) offsetof(SpeedOptions, f)
 
 // Names, aliases, defaults and ranges are libvmaf 3.2's (§1.2).
@@ -32,7 +35,10 @@ const OptionSpec chroma_options[] = {
      .help = "neural noise floor: blocks below it on both sides are skipped"},
     {.name = "speed_prescale", .alias = "ps", .type = OptionType::Double,
      .offset = SPEED_OPT(prescale), .def = 1, .min = 0.1, .max = 4, .in_name = true,
-     .help = "resampling factor of the chroma planes (nearest neighbour)"},
+     .help = "resampling factor of the chroma planes"},
+    {.name = "speed_prescale_method", .alias = "psm", .type = OptionType::Enum,
+     .offset = SPEED_OPT(prescale_method), .def = 0, .min = 0, .max = 3, .in_name = true,
+     .help = "resampling method of speed_prescale", .choices = scalers},
     {.name = "speed_sigma_nn", .alias = "snn", .type = OptionType::Double,
      .offset = SPEED_OPT(sigma_nn), .def = 0.29, .min = 0.1, .max = 2, .in_name = true,
      .help = "neural noise sigma"},
@@ -42,12 +48,6 @@ const OptionSpec chroma_options[] = {
 };
 
 #undef SPEED_OPT
-
-// libvmaf's string option: the option table holds numbers only.
-const UnsupportedOption chroma_unsupported[] = {
-    {"speed_prescale_method", "psm",
-     "only the default prescale method (nearest) is implemented"},
-};
 
 const ProvidedFeature chroma_provides[] = {
     {"Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u"},
@@ -106,14 +106,70 @@ std::vector<float> gaussian_taps(int w, float s)
     return g;
 }
 
-// §5.1, nearest: the source index of each of n scaled positions.
-std::vector<int> nearest_index(int in, int n)
+// §5.1: the float mirror of a position into 0..hi.
+float mirror_pos(float t, float hi) { return t < 0.0f ? -t : (t > hi ? 2.0f * hi - t : t); }
+
+// §5.1: the bicubic kernel (a = -0.75).
+float cubic(float t)
 {
-    const float r = static_cast<float>(in) / static_cast<float>(n);
-    std::vector<int> idx(static_cast<size_t>(n));
-    for (int x = 0; x < n; x++)
-        idx[static_cast<size_t>(x)] = static_cast<int>(static_cast<float>(x) * r);
-    return idx;
+    constexpr float a = -0.75f;
+    t = std::fabs(t);
+    if (t < 1.0f)
+        return ((((a + 2.0f) * t - (a + 3.0f)) * t) * t) + 1.0f;
+    if (t < 2.0f)
+        return (((t - 5.0f) * t + 8.0f) * t - 4.0f) * a;
+    return 0.0f;
+}
+
+// §5.1: the lanczos4 kernel.
+float lanczos4(float t)
+{
+    constexpr double pi = 3.14159265358979323846, pi2 = pi * pi;
+    if (t == 0.0f)
+        return 1.0f;
+    if (!(t > -4.0f && t < 4.0f))
+        return 0.0f;
+    const double x = t;
+    return static_cast<float>(((4.0 * std::sin(pi * x)) * std::sin((pi * x) / 4.0)) /
+                              ((pi2 * x) * x));
+}
+
+// §5.1: the taps of one axis, n source samples scaled to m.
+SpeedAxis scale_axis(SpeedScaler method, int n, int m)
+{
+    const float r = static_cast<float>(n) / static_cast<float>(m);
+    const float hi = static_cast<float>(n - 1);
+    const auto mirrored = [hi](int i) {
+        return static_cast<int>(mirror_pos(static_cast<float>(i), hi));
+    };
+    SpeedAxis a;
+    a.taps = method == SpeedScaler::Nearest ? 1 : method == SpeedScaler::Bilinear ? 2
+           : method == SpeedScaler::Bicubic ? 4 : 9;
+    for (int x = 0; x < m; x++) {
+        if (method == SpeedScaler::Nearest) {
+            a.idx.push_back(static_cast<int>(static_cast<float>(x) * r));
+            a.w.push_back(1.0f);
+            continue;
+        }
+        const float xs = static_cast<float>((static_cast<double>(x) + 0.5) * static_cast<double>(r) - 0.5);
+        if (method == SpeedScaler::Bilinear) {
+            const int x1 = static_cast<int>(mirror_pos(std::floor(xs), hi));
+            const int x2 = static_cast<int>(mirror_pos(std::ceil(xs), hi));
+            const float dx = xs - static_cast<float>(x1);
+            a.idx.insert(a.idx.end(), {x1, x2});
+            a.w.insert(a.w.end(), {1.0f - dx, dx});
+            continue;
+        }
+        const int x0 = static_cast<int>(std::floor(xs));
+        const float dx = xs - static_cast<float>(x0);
+        const int half = method == SpeedScaler::Bicubic ? 1 : 4;
+        for (int i = -half; i < a.taps - half; i++) {
+            a.idx.push_back(mirrored(x0 + i));
+            const float t = static_cast<float>(i) - dx;
+            a.w.push_back(method == SpeedScaler::Bicubic ? cubic(t) : lanczos4(t));
+        }
+    }
+    return a;
 }
 
 // The smallest plane side that scales to MIN_SCALED (§4.1).
@@ -155,8 +211,6 @@ const ExtractorInfo speed_chroma_extractor = {
     .max_lookahead = 0,
     .create = create_chroma,
     .gpu = nullptr,
-    .unsupported = chroma_unsupported,
-    .n_unsupported = static_cast<int>(std::size(chroma_unsupported)),
 };
 
 SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode)
@@ -172,8 +226,10 @@ SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode)
     // that resamples nothing but changes the size (§13 item 1).
     p.resample = !no_resampling(o.prescale) && (p.sw != ow || p.sh != oh);
     if (p.resample) {
-        p.sx = nearest_index(ow, p.sw);
-        p.sy = nearest_index(oh, p.sh);
+        const auto m = static_cast<SpeedScaler>(o.prescale_method);
+        p.ax = scale_axis(m, ow, p.sw);
+        p.ay = scale_axis(m, oh, p.sh);
+        p.normalise = m == SpeedScaler::Lanczos4;
     }
     const float k = static_cast<float>(o.kernelscale);
     const int wa = filter_size(1, k), wl = filter_size(4, k);

@@ -21,7 +21,19 @@ struct SpeedOptions {
     double nn_floor;     ///< speed_nn_floor (§6)
     double prescale;     ///< speed_prescale (§5.1)
     double sigma_nn;     ///< speed_sigma_nn (§5.8)
+    int prescale_method; ///< speed_prescale_method: a SpeedScaler (§5.1)
     int weight_var_mode; ///< speed_weight_var_mode, 0..6 (§6)
+};
+
+/// §5.1 prescale methods, in the order of libvmaf's names.
+enum class SpeedScaler { Nearest, Bilinear, Bicubic, Lanczos4 };
+
+/// One axis of a resampling (§5.1): for each scaled position, `taps` source
+/// indices (mirrored) and weights.
+struct SpeedAxis {
+    int taps = 0;
+    std::vector<int> idx;
+    std::vector<float> w;
 };
 
 /// Everything one plane's pass (§3, §5) needs, resolved at creation.
@@ -32,8 +44,9 @@ struct SpeedPlan {
     int tw = 0, th = 0;         ///< truncated size (§3)
     int nbh = 0, nbv = 0, nb = 0; ///< blocks (§3)
     int subw = 0, subh = 0;     ///< covariance window (§5.4)
-    bool resample = false;      ///< §5.1 runs (nearest)
-    std::vector<int> sx, sy;    ///< resample: source column / row of each scaled one
+    bool resample = false;      ///< §5.1 runs
+    SpeedAxis ax, ay;           ///< resample: the columns' and rows' taps
+    bool normalise = false;     ///< lanczos4: divide by the sum of the weights
     std::vector<float> taps_a;  ///< anti-alias taps (§5.2)
     std::vector<float> taps_l;  ///< low-pass taps (§5.2)
     float snn = 0, base = 0;    ///< §5.8, §6

@@ -39,6 +39,24 @@ float filter_at(const std::vector<float> &f, const float *img, int w, int h, int
     return out;
 }
 
+// §5.1: one scaled sample, rows outer, columns inner; each term the product
+// of the two weights times the sample, summed in float from 0; lanczos4
+// divides by the sum of the weights.
+float resample_at(const SpeedPlan &p, const float *s, int x, int y)
+{
+    const size_t ox = static_cast<size_t>(x) * p.ax.taps, oy = static_cast<size_t>(y) * p.ay.taps;
+    float acc = 0.0f, wsum = 0.0f;
+    for (int j = 0; j < p.ay.taps; j++) {
+        const float *row = s + static_cast<size_t>(p.ay.idx[oy + j]) * p.ow;
+        for (int i = 0; i < p.ax.taps; i++) {
+            const float w = p.ax.w[ox + i] * p.ay.w[oy + j];
+            wsum = wsum + w;
+            acc = acc + row[p.ax.idx[ox + i]] * w;
+        }
+    }
+    return p.normalise ? acc / wsum : acc;
+}
+
 // §5.1 to §5.3: the mean-removed operating image E (opw x oph, row-major).
 std::vector<float> band_pass(const SpeedPlan &p, const std::vector<float> &plane)
 {
@@ -46,11 +64,9 @@ std::vector<float> band_pass(const SpeedPlan &p, const std::vector<float> &plane
     const float *s = plane.data();
     if (p.resample) {
         resampled.resize(static_cast<size_t>(p.sw) * p.sh);
-        for (int y = 0; y < p.sh; y++) {
-            const float *src = s + static_cast<size_t>(p.sy[static_cast<size_t>(y)]) * p.ow;
+        for (int y = 0; y < p.sh; y++)
             for (int x = 0; x < p.sw; x++)
-                resampled[static_cast<size_t>(y) * p.sw + x] = src[p.sx[static_cast<size_t>(x)]];
-        }
+                resampled[static_cast<size_t>(y) * p.sw + x] = resample_at(p, s, x, y);
         s = resampled.data();
     }
     // §5.2: the anti-alias filter at the decimated positions only.

@@ -5,10 +5,10 @@
 //   SpeedEntry.*    the table entry: options, aliases, suffixes, no GPU
 //   SpeedGolden.*   the speed_chroma columns of the VMAF v1 goldens (the v1
 //                   models' options), libvmaf goldens of eleven option sets
-//                   at 8 bits and three at 10 bits, bit for bit, with 1 to 4
-//                   threads
+//                   at 8 bits, nine prescales with the four methods and three
+//                   option sets at 10 bits, bit for bit, with 1 to 4 threads
 //   SpeedRefusals.* sizes libvmaf crashes on, 4:0:0, kernelscales, prescales
-//                   near 1, the prescale method, bit depths
+//                   near 1, unknown prescale methods, bit depths
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -21,6 +21,7 @@
 #include "extractors/speed/speed.h"
 #include "tests/common/bits.h"
 #include "tests/common/context.h"
+#include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
 #include "tests/common/score.h"
 #include "vmafhip.h"
@@ -29,7 +30,7 @@ using namespace vmafhip;
 
 namespace {
 
-typedef std::vector<std::pair<std::string, std::string>> Opts;
+typedef testfx::OptionList Opts;
 
 /// The v1 models' options (models/v1/*.json), as a --feature spec.
 const char *const V1 =
@@ -38,18 +39,7 @@ const char *const V1_SUFFIX = "_mxv_45_nnf_0.1_snn_0.19_wvm_5";
 
 std::unique_ptr<Extractor> make(const Geometry &g, const Opts &opts, int *ret, std::string *msg)
 {
-    ExtractorConfig c;
-    c.g = g;
-    c.options = default_options(speed_chroma_extractor);
-    for (const auto &o : opts) {
-        const int r = set_option(speed_chroma_extractor, &c.options, o.first, o.second, msg);
-        if (r < 0) {
-            *ret = r;
-            return nullptr;
-        }
-    }
-    c.suffix = option_suffix(speed_chroma_extractor, c.options);
-    return speed_chroma_extractor.create(c, ret, msg);
+    return testfx::make_extractor(speed_chroma_extractor, g, opts, ret, msg);
 }
 
 /// The natural1 pair at 10 bits (make_speed_fixtures.py), 3 frames.
@@ -94,6 +84,15 @@ testfx::Scored run(const testfx::Fixture &f, const std::string &features, int th
     return testfx::score(f, s);
 }
 
+/// compare_golden() of golden/<pair>.<kind>.fullprec.json against a run of
+/// features on the fixture pair.
+int compare_pair(const std::string &pair, const std::string &kind, const std::string &features,
+                 int threads = 0)
+{
+    return compare_golden(run(testfx::fixture(pair), features, threads),
+                          "golden/" + pair + "." + kind + ".fullprec.json");
+}
+
 // ---------------------------------------------------------------------------
 
 TEST(SpeedEntry, TableRow)
@@ -107,7 +106,7 @@ TEST(SpeedEntry, TableRow)
         EXPECT_EQ(find_provider(f), &e) << f;
     EXPECT_EQ(e.gpu, nullptr); // no GPU implementation yet
     EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
-    ASSERT_EQ(e.n_options, 6);
+    ASSERT_EQ(e.n_options, 7);
     const struct {
         const char *name, *alias;
         double def, min, max;
@@ -127,6 +126,13 @@ TEST(SpeedEntry, TableRow)
         EXPECT_TRUE(o->in_name) << w.name;
     }
     EXPECT_EQ(find_option(e, "speed_weight_var_mode")->type, OptionType::Int);
+    const OptionSpec *m = find_option(e, "psm");
+    ASSERT_NE(m, nullptr);
+    EXPECT_STREQ(m->name, "speed_prescale_method");
+    EXPECT_EQ(m->type, OptionType::Enum);
+    EXPECT_TRUE(m->in_name);
+    EXPECT_EQ(format_option(*m, m->def), "nearest");
+    EXPECT_EQ(option_range(*m), "nearest, bilinear, bicubic or lanczos4");
 }
 
 TEST(SpeedEntry, NamesAndSuffixes)
@@ -143,6 +149,10 @@ TEST(SpeedEntry, NamesAndSuffixes)
         {{{"wvm", "5"}, {"snn", "0.19"}, {"nnf", "0.1"}, {"mxv", "45"}}, V1_SUFFIX},
         {{{"ks", "1.0"}}, ""}, // the default, as the 3d0h models give it
         {{{"ps", "2"}, {"mxv", "1"}, {"ks", "1.5"}}, "_ks_1.5_mxv_1_ps_2"},
+        {{{"psm", "nearest"}}, ""},
+        {{{"psm", "bilinear"}}, "_psm_bilinear"}, // renames though nothing is resampled
+        {{{"speed_prescale_method", "lanczos4"}, {"ps", "0.6"}, {"wvm", "5"}},
+         "_ps_0.6_psm_lanczos4_wvm_5"},
     };
     for (const auto &c : cases) {
         int ret = 0;
@@ -167,26 +177,35 @@ TEST(SpeedGolden, V1ModelOptions)
     for (const char *pair : {"natural1_576x324_yuv420p__ref_vs_mpeg2q28",
                              "natural1_576x324_yuv420p__ref_vs_x264crf38",
                              "natural1_576x324_yuv420p__ref_vs_ref",
-                             "natural2_352x288_yuv420p10le__ref_vs_x265crf32"}) {
-        const testfx::Scored r = run(testfx::fixture(pair), V1);
-        compared += compare_golden(r, "golden/" + std::string(pair) +
-                                          ".vmaf_v1.0.16_3d0h.fullprec.json");
-    }
+                             "natural2_352x288_yuv420p10le__ref_vs_x265crf32"})
+        compared += compare_pair(pair, "vmaf_v1.0.16_3d0h", V1);
     EXPECT_EQ(compared, 3 * (10 + 10 + 10 + 6));
 }
 
 TEST(SpeedGolden, OptionSets8Bit)
 {
-    const std::string pair = "natural1_576x324_yuv420p__ref_vs_mpeg2q28";
     const std::string features =
         "speed_chroma|speed_chroma=wvm=1|speed_chroma=wvm=2|speed_chroma=wvm=3|"
         "speed_chroma=wvm=4|speed_chroma=wvm=6|"
         "speed_chroma=speed_kernelscale=1.5:speed_sigma_nn=0.5:speed_nn_floor=0.3|"
         "speed_chroma=speed_kernelscale=0.5|speed_chroma=speed_kernelscale=2|"
         "speed_chroma=speed_prescale=2|speed_chroma=speed_prescale=1.5:speed_max_val=1";
-    const int n = compare_golden(run(testfx::fixture(pair), features),
-                                 "golden/" + pair + ".speed.fullprec.json");
-    EXPECT_EQ(n, 10 * 3 * 11);
+    EXPECT_EQ(compare_pair("natural1_576x324_yuv420p__ref_vs_mpeg2q28", "speed", features),
+              10 * 3 * 11);
+}
+
+TEST(SpeedGolden, PrescaleMethods)
+{
+    const std::string v1 = "speed_max_val=45:speed_nn_floor=0.1:speed_sigma_nn=0.19:"
+                           "speed_weight_var_mode=5";
+    const std::string features =
+        "speed_chroma=psm=bilinear|speed_chroma=ps=2:psm=bilinear|"
+        "speed_chroma=ps=0.99:psm=bilinear:" + v1 + "|speed_chroma=ps=0.6:psm=bilinear:" + v1 +
+        "|speed_chroma=ps=2:psm=bicubic|speed_chroma=ps=0.99:psm=bicubic|"
+        "speed_chroma=ps=1.5:psm=lanczos4|speed_chroma=ps=0.99:psm=lanczos4|speed_chroma=ps=0.99";
+    EXPECT_EQ(compare_pair("natural1_576x324_yuv420p__ref_vs_x264crf38", "speed_prescale",
+                           features),
+              10 * 3 * 9);
 }
 
 TEST(SpeedGolden, OptionSets10Bit)
@@ -200,12 +219,11 @@ TEST(SpeedGolden, OptionSets10Bit)
 
 TEST(SpeedGolden, ThreadCountIndependent)
 {
-    const std::string pair = "natural1_576x324_yuv420p__ref_vs_x264crf38";
-    for (int threads : {1, 2, 4}) {
-        const int n = compare_golden(run(testfx::fixture(pair), V1, threads),
-                                     "golden/" + pair + ".vmaf_v1.0.16_3d0h.fullprec.json");
-        EXPECT_EQ(n, 30) << threads << " threads";
-    }
+    for (int threads : {1, 2, 4})
+        EXPECT_EQ(compare_pair("natural1_576x324_yuv420p__ref_vs_x264crf38", "vmaf_v1.0.16_3d0h",
+                               V1, threads),
+                  30)
+            << threads << " threads";
 }
 
 // ---------------------------------------------------------------------------
@@ -213,21 +231,12 @@ TEST(SpeedGolden, ThreadCountIndependent)
 void expect_refused(const Geometry &g, const Opts &opts, int want_ret,
                     const std::vector<std::string> &words)
 {
-    int ret = 0;
-    std::string msg;
-    EXPECT_EQ(make(g, opts, &ret, &msg), nullptr) << g.w << "x" << g.h;
-    EXPECT_EQ(ret, want_ret) << msg;
-    for (const std::string &w : words)
-        EXPECT_NE(msg.find(w), std::string::npos) << "'" << w << "' not in: " << msg;
+    testfx::expect_refused(speed_chroma_extractor, g, opts, want_ret, words);
 }
 
 bool accepted(const Geometry &g, const Opts &opts = {})
 {
-    int ret = 0;
-    std::string msg;
-    const bool ok = make(g, opts, &ret, &msg) != nullptr;
-    EXPECT_TRUE(ok || !msg.empty());
-    return ok;
+    return testfx::accepted(speed_chroma_extractor, g, opts);
 }
 
 TEST(SpeedRefusals, ScaledPlaneBelow80)
@@ -280,13 +289,15 @@ TEST(SpeedRefusals, PrescaleNearOneThatChangesTheSize)
 
 TEST(SpeedRefusals, PrescaleMethod)
 {
-    ExtractorConfig c;
-    c.options = default_options(speed_chroma_extractor);
+    // §1.3: libvmaf crashes on an unknown method; vmafhip says which it takes.
+    OptionValues v = default_options(speed_chroma_extractor);
     for (const char *name : {"speed_prescale_method", "psm"}) {
         std::string msg;
-        EXPECT_LT(set_option(speed_chroma_extractor, &c.options, name, "bilinear", &msg), 0);
-        EXPECT_NE(msg.find("nearest"), std::string::npos) << msg;
+        EXPECT_EQ(set_option(speed_chroma_extractor, &v, name, "foo", &msg), -EINVAL);
+        EXPECT_NE(msg.find("nearest, bilinear, bicubic or lanczos4"), std::string::npos) << msg;
+        EXPECT_EQ(set_option(speed_chroma_extractor, &v, name, "1", &msg), -EINVAL) << msg;
     }
+    EXPECT_EQ(v, default_options(speed_chroma_extractor));
 }
 
 TEST(SpeedRefusals, BitDepths)
