@@ -5,8 +5,9 @@
 //   SpeedEntry.*    the table entry: options, aliases, suffixes, no GPU
 //   SpeedGolden.*   the speed_chroma columns of the VMAF v1 goldens (the v1
 //                   models' options), libvmaf goldens of eleven option sets
-//                   at 8 bits, nine prescales with the four methods and three
-//                   option sets at 10 bits, bit for bit, with 1 to 4 threads
+//                   at 8 bits, nine prescales with the four methods, three
+//                   option sets at 10 bits and in 4:2:2 and 4:4:4, bit for
+//                   bit, with 1 to 4 threads
 //   SpeedRefusals.* sizes libvmaf crashes on, 4:0:0, kernelscales, prescales
 //                   near 1, unknown prescale methods, bit depths
 #include <gtest/gtest.h>
@@ -42,14 +43,15 @@ std::unique_ptr<Extractor> make(const Geometry &g, const Opts &opts, int *ret, s
     return testfx::make_extractor(speed_chroma_extractor, g, opts, ret, msg);
 }
 
-/// The natural1 pair at 10 bits (make_speed_fixtures.py), 3 frames.
-testfx::Fixture natural1_10bit()
+/// A natural1 pair of make_speed_fixtures.py: ref against x264crf38 in
+/// another pixel format ("yuv420p10le", "yuv422p", "yuv444p").
+testfx::Fixture natural1_as(const std::string &pix_fmt, int bpc, VmafHipChroma chroma, int frames)
 {
     testfx::Fixture f;
-    f.name = "natural1_576x324_yuv420p10le__ref_vs_x264crf38";
-    f.ref = "natural1_576x324_yuv420p10le_ref.yuv";
-    f.dis = "natural1_576x324_yuv420p10le_x264crf38.yuv";
-    f.w = 576, f.h = 324, f.bpc = 10, f.chroma = VMAFHIP_CHROMA_420, f.frames = 3;
+    f.name = "natural1_576x324_" + pix_fmt + "__ref_vs_x264crf38";
+    f.ref = "natural1_576x324_" + pix_fmt + "_ref.yuv";
+    f.dis = "natural1_576x324_" + pix_fmt + "_x264crf38.yuv";
+    f.w = 576, f.h = 324, f.bpc = bpc, f.chroma = chroma, f.frames = frames;
     return f;
 }
 
@@ -210,11 +212,25 @@ TEST(SpeedGolden, PrescaleMethods)
 
 TEST(SpeedGolden, OptionSets10Bit)
 {
-    const testfx::Fixture f = natural1_10bit();
+    const testfx::Fixture f = natural1_as("yuv420p10le", 10, VMAFHIP_CHROMA_420, 3);
     const std::string features = std::string("speed_chroma|") + V1 +
                                  "|speed_chroma=speed_prescale=2:speed_weight_var_mode=3";
     const int n = compare_golden(run(f, features), "golden/" + f.name + ".speed.fullprec.json");
     EXPECT_EQ(n, 3 * 3 * 3);
+}
+
+TEST(SpeedGolden, ChromaFormats)
+{
+    // The 5d0h models' options (bilinear 0.6) score non-zero on 576x324
+    // chroma planes.
+    const std::string features = std::string("speed_chroma|") + V1 + "|" + V1 +
+                                 ":speed_prescale=0.6:speed_prescale_method=bilinear";
+    for (const auto &[fmt, chroma] : {std::pair{"yuv422p", VMAFHIP_CHROMA_422},
+                                      std::pair{"yuv444p", VMAFHIP_CHROMA_444}}) {
+        const testfx::Fixture f = natural1_as(fmt, 8, chroma, 2);
+        const int n = compare_golden(run(f, features), "golden/" + f.name + ".speed.fullprec.json");
+        EXPECT_EQ(n, 2 * 3 * 3) << fmt;
+    }
 }
 
 TEST(SpeedGolden, ThreadCountIndependent)
