@@ -183,16 +183,7 @@ int min_plane_side(double ps)
 
 std::unique_ptr<Extractor> create_chroma(const ExtractorConfig &c, int *ret, std::string *msg)
 {
-    if (c.options.size() != std::size(chroma_options)) {
-        *msg = strprintf("speed_chroma: %zu option values given, the extractor has %zu",
-                         c.options.size(), std::size(chroma_options));
-        *ret = -EINVAL;
-        return nullptr;
-    }
-    *ret = SpeedChroma::check(c, msg);
-    if (*ret < 0)
-        return nullptr;
-    return std::make_unique<SpeedChroma>(c);
+    return create_checked<SpeedChroma>(speed_chroma_extractor, c, ret, msg);
 }
 
 } // namespace
