@@ -25,6 +25,7 @@
 #include "tests/common/context.h"
 #include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
+#include "tests/common/score.h"
 #include "vmafhip.h"
 
 using namespace vmafhip;
@@ -111,24 +112,7 @@ Outputs run_fixture(const testfx::Fixture &f, const Opts &opts)
 /// bit. @return the number of values compared.
 int compare_golden(const Outputs &r, const std::string &golden)
 {
-    int compared = 0;
-    for (const auto &kv : testfx::golden_frames(golden)) {
-        if (kv.first.rfind("cambi", 0) != 0)
-            continue;
-        size_t k = 0;
-        while (k < r.names.size() && r.names[k] != kv.first)
-            k++;
-        if (k == r.names.size())
-            continue;
-        EXPECT_EQ(kv.second.size(), r.frames.size()) << kv.first;
-        for (size_t i = 0; i < kv.second.size() && i < r.frames.size(); i++) {
-            EXPECT_EQ(testfx::bits(r.frames[i][k]), testfx::bits(kv.second[i]))
-                << golden << " " << kv.first << " frame " << i << ": " << r.frames[i][k]
-                << " against " << kv.second[i];
-            compared++;
-        }
-    }
-    return compared;
+    return testfx::compare_golden_values(r, golden, "cambi");
 }
 
 std::string cambi_golden(const std::string &pair)

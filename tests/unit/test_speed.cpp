@@ -57,26 +57,9 @@ testfx::Fixture natural1_as(const std::string &pix_fmt, int bpc, VmafHipChroma c
 
 /// Every speed* value of the golden against run's output of that name, bit
 /// for bit. @return the number of values compared.
-int compare_golden(const testfx::Scored &run, const std::string &golden)
+int compare_golden(const testfx::Scored &r, const std::string &golden)
 {
-    int compared = 0;
-    for (const auto &kv : testfx::golden_frames(golden)) {
-        if (kv.first.rfind("speed", 0) != 0)
-            continue;
-        size_t k = 0;
-        while (k < run.names.size() && run.names[k] != kv.first)
-            k++;
-        if (k == run.names.size())
-            continue;
-        EXPECT_EQ(kv.second.size(), run.frames.size()) << kv.first;
-        for (size_t i = 0; i < kv.second.size() && i < run.frames.size(); i++) {
-            EXPECT_EQ(testfx::bits(run.frames[i][k]), testfx::bits(kv.second[i]))
-                << golden << " " << kv.first << " frame " << i << ": " << run.frames[i][k]
-                << " against " << kv.second[i];
-            compared++;
-        }
-    }
-    return compared;
+    return testfx::compare_golden_values(r, golden, "speed");
 }
 
 testfx::Scored run(const testfx::Fixture &f, const std::string &features, int threads = 0)
