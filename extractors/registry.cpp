@@ -13,7 +13,8 @@
     ROW(vif_extractor)              \
     ROW(motion_extractor)           \
     ROW(cambi_extractor)            \
-    ROW(speed_chroma_extractor)
+    ROW(speed_chroma_extractor)     \
+    ROW(speed_temporal_extractor)
 
 namespace vmafhip {
 

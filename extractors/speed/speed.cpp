@@ -18,12 +18,12 @@ namespace vmafhip {
 namespace {
 
 // §5.1, in SpeedScaler's order.
-const char *const scalers[] = {"nearest", "bilinear", "bicubic", "lanczos4", nullptr};
+constexpr const char *scalers[] = {"nearest", "bilinear", "bicubic", "lanczos4", nullptr};
 
 #define SPEED_OPT(f) offsetof(SpeedOptions, f)
 
 // Names, aliases, defaults and ranges are libvmaf 3.2's (§1.2).
-const OptionSpec chroma_options[] = {
+constexpr OptionSpec chroma_options[] = {
     {.name = "speed_kernelscale", .alias = "ks", .type = OptionType::Double,
      .offset = SPEED_OPT(kernelscale), .def = 1, .min = 0.1, .max = 4, .in_name = true,
      .help = "scale of the Gaussian filter widths (one of libvmaf's 21 values, §1.3)"},
@@ -47,7 +47,32 @@ const OptionSpec chroma_options[] = {
      .help = "weighting of the entropies by the variances (0 to 6)"},
 };
 
+constexpr OptionSpec with_help(OptionSpec o, const char *help)
+{
+    o.help = help;
+    return o;
+}
+
+// speed_temporal: speed_chroma's options but the weighting mode, and its own
+// (§1.2). Its options struct begins with speed_chroma's, so the offsets hold.
+static_assert(offsetof(SpeedTemporalOptions, common) == 0);
+constexpr OptionSpec temporal_options[] = {
+    chroma_options[0],
+    with_help(chroma_options[1], "renames the output only: libvmaf does not clip speed_temporal"),
+    chroma_options[2],
+    with_help(chroma_options[3], "resampling factor of the luma differences (at most 1)"),
+    chroma_options[4],
+    chroma_options[5],
+    {.name = "speed_use_ref_diff", .alias = "urd", .type = OptionType::Bool,
+     .offset = offsetof(SpeedTemporalOptions, use_ref_diff), .def = 0, .min = 0, .max = 1,
+     .in_name = true,
+     .help = "take the distorted difference against the current reference frame"},
+};
 #undef SPEED_OPT
+
+const ProvidedFeature temporal_provides[] = {
+    {"Speed_temporal_feature_speed_temporal_score", "speed_temporal"},
+};
 
 const ProvidedFeature chroma_provides[] = {
     {"Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u"},
@@ -186,6 +211,49 @@ std::unique_ptr<Extractor> create_chroma(const ExtractorConfig &c, int *ret, std
     return create_checked<SpeedChroma>(speed_chroma_extractor, c, ret, msg);
 }
 
+std::unique_ptr<Extractor> create_temporal(const ExtractorConfig &c, int *ret, std::string *msg)
+{
+    return create_checked<SpeedTemporal>(speed_temporal_extractor, c, ret, msg);
+}
+
+// What both extractors refuse (§1.3, §4.1, §13 item 1) for the plane of
+// cw x ch samples they score; ss_x, ss_y: its subsampling, for the message.
+int check_common(const char *name, const char *plane, const SpeedOptions &o, const Geometry &g,
+                 int cw, int ch, int ss_x, int ss_y, std::string *msg)
+{
+    if (!valid_kernelscale(o.kernelscale)) {
+        *msg = strprintf("%s option speed_kernelscale: %g is not valid (libvmaf crashes): "
+                         "accepted are 1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 1.25, "
+                         "4.25/3, 5/3, 3, 4/9, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074 "
+                         "and 1.111111, within 0.001", name, o.kernelscale);
+        return -EINVAL;
+    }
+    if (!(g.bpc == 8 || g.bpc == 10 || g.bpc == 12 || g.bpc == 16)) {
+        *msg = strprintf("%s: bit depth %d is not supported: accepted are 8, 10, 12 and 16",
+                         name, g.bpc);
+        return -ENOTSUP;
+    }
+    const int sw = scaled(cw, o.prescale), sh = scaled(ch, o.prescale);
+    if (sw < MIN_SCALED || sh < MIN_SCALED) {
+        const int n = min_plane_side(o.prescale);
+        *msg = strprintf("%s: %dx%d is too small: with speed_prescale %g the %s (%dx%d) "
+                         "scale to %dx%d, below %dx%d (libvmaf crashes); the smallest accepted "
+                         "frame is %d wide and %d high",
+                         name, g.w, g.h, o.prescale, plane, cw, ch, sw, sh, MIN_SCALED,
+                         MIN_SCALED, n << ss_x, n << ss_y);
+        return -ERANGE;
+    }
+    if (no_resampling(o.prescale) && (sw != cw || sh != ch)) {
+        *msg = strprintf("%s option speed_prescale: %g is within 0.001 of 1, where libvmaf "
+                         "resamples nothing, yet gives %dx%d %s a scaled size of %dx%d "
+                         "(libvmaf then reads outside the plane): accepted are 1, values that "
+                         "keep the size, and values at least 0.001 away from 1",
+                         name, o.prescale, cw, ch, plane, sw, sh);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 } // namespace
 
 const ExtractorInfo speed_chroma_extractor = {
@@ -201,6 +269,22 @@ const ExtractorInfo speed_chroma_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create_chroma,
+    .gpu = nullptr,
+};
+
+const ExtractorInfo speed_temporal_extractor = {
+    .name = "speed_temporal",
+    .help = "SpEED of the luma differences between consecutive frames: speed_temporal (CPU "
+            "only: the GPU backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .options = temporal_options,
+    .n_options = static_cast<int>(std::size(temporal_options)),
+    .provides = temporal_provides,
+    .n_provides = static_cast<int>(std::size(temporal_provides)),
+    .min_w = 1, // check() says which sizes, by prescale
+    .min_h = 1,
+    .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
+    .max_lookahead = 0,
+    .create = create_temporal,
     .gpu = nullptr,
 };
 
@@ -237,43 +321,13 @@ SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode)
 int SpeedChroma::check(const ExtractorConfig &c, std::string *msg)
 {
     const SpeedOptions o = options_struct<SpeedOptions>(speed_chroma_extractor, c.options);
-    if (!valid_kernelscale(o.kernelscale)) {
-        *msg = strprintf("speed_chroma option speed_kernelscale: %g is not valid (libvmaf "
-                         "crashes): accepted are 1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, "
-                         "1.25, 4.25/3, 5/3, 3, 4/9, 1.4746, 1.54, 1.6, 1.06667, 0.711111, "
-                         "0.74074 and 1.111111, within 0.001", o.kernelscale);
-        return -EINVAL;
-    }
-    if (!(c.g.bpc == 8 || c.g.bpc == 10 || c.g.bpc == 12 || c.g.bpc == 16)) {
-        *msg = strprintf("speed_chroma: bit depth %d is not supported: accepted are 8, 10, 12 "
-                         "and 16", c.g.bpc);
-        return -ENOTSUP;
-    }
     if (c.g.chroma == VMAFHIP_CHROMA_400) {
         *msg = "speed_chroma: a picture without chroma (4:0:0) has nothing to score: accepted "
                "are 4:2:0, 4:2:2 and 4:4:4";
         return -EINVAL;
     }
-    const int cw = c.g.scored_w(1), ch = c.g.scored_h(1);
-    const int sw = scaled(cw, o.prescale), sh = scaled(ch, o.prescale);
-    if (sw < MIN_SCALED || sh < MIN_SCALED) {
-        const int n = min_plane_side(o.prescale);
-        *msg = strprintf("speed_chroma: %dx%d is too small: with speed_prescale %g the chroma "
-                         "planes (%dx%d) scale to %dx%d, below %dx%d (libvmaf crashes); the "
-                         "smallest accepted frame is %d wide and %d high",
-                         c.g.w, c.g.h, o.prescale, cw, ch, sw, sh, MIN_SCALED, MIN_SCALED,
-                         n << c.g.ss_x(), n << c.g.ss_y());
-        return -ERANGE;
-    }
-    if (no_resampling(o.prescale) && (sw != cw || sh != ch)) {
-        *msg = strprintf("speed_chroma option speed_prescale: %g is within 0.001 of 1, where "
-                         "libvmaf resamples nothing, yet gives %dx%d chroma planes a scaled size "
-                         "of %dx%d (libvmaf then reads outside the plane): accepted are 1, "
-                         "values that keep the size, and values at least 0.001 away from 1",
-                         o.prescale, cw, ch, sw, sh);
-        return -EINVAL;
-    }
-    return 0;
+    return check_common("speed_chroma", "chroma planes", o, c.g, c.g.scored_w(1),
+                        c.g.scored_h(1), c.g.ss_x(), c.g.ss_y(), msg);
 }
 
 SpeedChroma::SpeedChroma(const ExtractorConfig &c)
@@ -298,6 +352,36 @@ void SpeedChroma::finish(unsigned, const void *accum, double *out)
     out[0] = a.u < m ? a.u : m;
     out[1] = a.v < m ? a.v : m;
     out[2] = a.uv < m ? a.uv : m;
+}
+
+int SpeedTemporal::check(const ExtractorConfig &c, std::string *msg)
+{
+    const SpeedTemporalOptions o =
+        options_struct<SpeedTemporalOptions>(speed_temporal_extractor, c.options);
+    if (o.common.prescale > 1.0 && !no_resampling(o.common.prescale)) {
+        *msg = strprintf("speed_temporal option speed_prescale: %g is above 1, where libvmaf "
+                         "writes past its frame buffers (docs/speed.md 8): accepted are 0.1 to 1",
+                         o.common.prescale);
+        return -EINVAL;
+    }
+    return check_common("speed_temporal", "luma plane", o.common, c.g, c.g.w, c.g.h, 0, 0, msg);
+}
+
+SpeedTemporal::SpeedTemporal(const ExtractorConfig &c)
+    : Extractor(speed_temporal_extractor),
+      o_(options_struct<SpeedTemporalOptions>(speed_temporal_extractor, c.options)), g_(c.g),
+      suffix_(c.suffix), plan_(speed_plan(c.g.w, c.g.h, o_.common, 0)) // mode 0 always (§8)
+{
+}
+
+void SpeedTemporal::names(std::vector<std::string> *out) const
+{
+    out->push_back(temporal_provides[0].output_name + suffix_);
+}
+
+void SpeedTemporal::finish(unsigned, const void *accum, double *out)
+{
+    out[0] = static_cast<const SpeedTemporalAccum *>(accum)->score; // not clipped (§8)
 }
 
 } // namespace vmafhip

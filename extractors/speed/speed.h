@@ -64,7 +64,19 @@ float speed_plane_score(const SpeedPlan &p, const std::vector<float> &ref,
 /// Plane `pv` converted to float (§2.1) into out (w x h, row-major).
 void speed_convert(const PlaneView &pv, int bpc, std::vector<float> *out);
 
+/// speed_temporal's options: speed_chroma's first ones, then its own.
+struct SpeedTemporalOptions {
+    SpeedOptions common;  ///< weight_var_mode unused (always 0, §8)
+    int use_ref_diff;     ///< speed_use_ref_diff (§8)
+};
+
+/// Per-frame accumulator of speed_temporal: the unclipped score (§8).
+struct SpeedTemporalAccum {
+    double score;
+};
+
 extern const ExtractorInfo speed_chroma_extractor;
+extern const ExtractorInfo speed_temporal_extractor;
 
 class SpeedChroma final : public Extractor {
 public:
@@ -81,6 +93,27 @@ public:
 
 private:
     SpeedOptions o_;
+    Geometry g_;
+    std::string suffix_;
+    SpeedPlan plan_;
+};
+
+class SpeedTemporal final : public Extractor {
+public:
+    /// c must have passed check().
+    explicit SpeedTemporal(const ExtractorConfig &c);
+    /// 0, or a negative errno with *msg saying what is accepted (§1.3, §4.1, §8, §13).
+    static int check(const ExtractorConfig &c, std::string *msg);
+
+    void names(std::vector<std::string> *out) const override;
+    int lookbehind() const override { return 1; }
+    bool every_frame() const override { return true; }
+    size_t accum_bytes() const override { return sizeof(SpeedTemporalAccum); }
+    void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
+    void finish(unsigned index, const void *accum, double *out) override;
+
+private:
+    SpeedTemporalOptions o_;
     Geometry g_;
     std::string suffix_;
     SpeedPlan plan_;

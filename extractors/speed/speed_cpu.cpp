@@ -461,4 +461,25 @@ void SpeedChroma::cpu(const FrameView &f, void *accum, ThreadPool &) const
     a.u = s[0], a.v = s[1], a.uv = uv;
 }
 
+void SpeedTemporal::cpu(const FrameView &f, void *accum, ThreadPool &) const
+{
+    SpeedTemporalAccum &a = *static_cast<SpeedTemporalAccum *>(accum);
+    a.score = 0.0; // frame 0 (§8 step 2)
+    if (f.index == 0)
+        return;
+    // §8 step 3: previous minus current, in float.
+    std::vector<float> rd, dd, cur;
+    speed_convert(f.prev_ref[0], g_.bpc, &rd);
+    speed_convert(f.prev_dis[0], g_.bpc, &dd);
+    speed_convert(f.ref[0], g_.bpc, &cur);
+    for (size_t i = 0; i < rd.size(); i++)
+        rd[i] = rd[i] - cur[i];
+    if (!o_.use_ref_diff)
+        speed_convert(f.dis[0], g_.bpc, &cur);
+    for (size_t i = 0; i < dd.size(); i++)
+        dd[i] = dd[i] - cur[i];
+    bool singular;
+    a.score = speed_plane_score(plan_, rd, dd, &singular);
+}
+
 } // namespace vmafhip
