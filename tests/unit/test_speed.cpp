@@ -1,5 +1,5 @@
-// SpEED tests (docs/speed.md): speed_chroma through the table entry and the
-// public API, CPU reference.
+// SpEED tests (docs/speed.md): speed_chroma and speed_temporal through the
+// table entries and the public API, CPU reference.
 //
 // Map:
 //   SpeedEntry.*    the table entry: options, aliases, suffixes, no GPU
@@ -8,6 +8,8 @@
 //                   at 8 bits, nine prescales with the four methods, three
 //                   option sets at 10 bits and in 4:2:2 and 4:4:4, bit for
 //                   bit, with 1 to 4 threads
+//   SpeedTemporal.* speed_temporal: entry, libvmaf goldens at 8 and 10 bits
+//                   with 1 and 4 threads, refusals
 //   SpeedRefusals.* sizes libvmaf crashes on, 4:0:0, kernelscales, prescales
 //                   near 1, unknown prescale methods, bit depths
 #include <gtest/gtest.h>
@@ -223,6 +225,74 @@ TEST(SpeedGolden, ThreadCountIndependent)
                                V1, threads),
                   30)
             << threads << " threads";
+}
+
+TEST(SpeedTemporal, TableRowAndNames)
+{
+    const ExtractorInfo &e = speed_temporal_extractor;
+    EXPECT_EQ(find_extractor("speed_temporal"), &e);
+    EXPECT_EQ(find_provider("Speed_temporal_feature_speed_temporal_score"), &e);
+    EXPECT_EQ(e.gpu, nullptr);
+    ASSERT_EQ(e.n_options, 7);
+    EXPECT_EQ(find_option(e, "speed_weight_var_mode"), nullptr); // always mode 0 (§8)
+    const OptionSpec *urd = find_option(e, "urd");
+    ASSERT_NE(urd, nullptr);
+    EXPECT_STREQ(urd->name, "speed_use_ref_diff");
+    EXPECT_EQ(urd->type, OptionType::Bool);
+    const struct {
+        Opts opts;
+        std::string name;
+    } cases[] = {{{}, "speed_temporal"},
+                 {{{"urd", "true"}}, "speed_temporal_urd"},
+                 {{{"speed_max_val", "1"}}, "speed_temporal_mxv_1"},
+                 {{{"ps", "0.5"}, {"psm", "bilinear"}}, "speed_temporal_ps_0.5_psm_bilinear"}};
+    for (const auto &c : cases) {
+        int ret = 0;
+        std::string msg;
+        auto x = testfx::make_extractor(e, {576, 324, 8, VMAFHIP_CHROMA_420}, c.opts, &ret, &msg);
+        ASSERT_TRUE(x) << msg;
+        std::vector<std::string> names;
+        x->names(&names);
+        EXPECT_EQ(names, std::vector<std::string>{c.name});
+        EXPECT_EQ(x->planes(), 1);
+        EXPECT_EQ(x->lookbehind(), 1);
+        EXPECT_TRUE(x->every_frame());
+    }
+}
+
+TEST(SpeedTemporal, Golden8BitAndThreads)
+{
+    // speed_max_val renames but does not clip (§8); frame 0 is 0.
+    const std::string features =
+        "speed_temporal|speed_temporal=urd=true|speed_temporal=speed_max_val=1|"
+        "speed_temporal=ks=0.5:snn=0.5:nnf=0.3|speed_temporal=ps=0.5:psm=bilinear|"
+        "speed_temporal=ps=0.8:psm=lanczos4";
+    for (int threads : {1, 4})
+        EXPECT_EQ(compare_pair("natural1_576x324_yuv420p__ref_vs_mpeg2q28", "speed_temporal",
+                               features, threads),
+                  10 * 6)
+            << threads << " threads";
+}
+
+TEST(SpeedTemporal, Golden10Bit)
+{
+    const testfx::Fixture f = natural1_as("yuv420p10le", 10, VMAFHIP_CHROMA_420, 3);
+    const int n = compare_golden(run(f, "speed_temporal|speed_temporal=urd=true"),
+                                 "golden/" + f.name + ".speed_temporal.fullprec.json");
+    EXPECT_EQ(n, 3 * 2);
+}
+
+TEST(SpeedTemporal, Refusals)
+{
+    const ExtractorInfo &e = speed_temporal_extractor;
+    EXPECT_TRUE(testfx::accepted(e, {80, 80, 8, VMAFHIP_CHROMA_400}));
+    testfx::expect_refused(e, {79, 80, 8, VMAFHIP_CHROMA_420}, {}, -ERANGE,
+                           {"speed_temporal", "luma plane", "80 wide and 80 high"});
+    testfx::expect_refused(e, {576, 324, 8, VMAFHIP_CHROMA_420}, {{"ps", "1.5"}}, -EINVAL,
+                           {"speed_prescale", "above 1", "0.1 to 1"});
+    testfx::expect_refused(e, {576, 324, 8, VMAFHIP_CHROMA_420}, {{"ks", "0.7"}}, -EINVAL,
+                           {"speed_kernelscale", "not valid"});
+    EXPECT_TRUE(testfx::accepted(e, {576, 324, 8, VMAFHIP_CHROMA_420}, {{"ps", "1.0005"}}));
 }
 
 // ---------------------------------------------------------------------------
