@@ -118,6 +118,7 @@ public:
         if (depth == 1) {
             pool_ = std::make_unique<ThreadPool>(threads);
             history_.resize(static_cast<size_t>(m.lookbehind));
+            history_dis_.resize(static_cast<size_t>(m.lookbehind));
             return;
         }
         const int n = frame_workers(threads, depth);
@@ -147,17 +148,23 @@ public:
                 converted_[1].assign(f.dis, m_.g, m_.planes, v.dis);
             }
             for (int k = 0; k < m_.lookbehind; k++)
-                if (f.index > static_cast<unsigned>(k))
+                if (f.index > static_cast<unsigned>(k)) {
                     v.prev_ref[k] = history_[(f.index - 1 - k) % history_.size()].view;
+                    v.prev_dis[k] = history_dis_[(f.index - 1 - k) % history_.size()].view;
+                }
             score(m_, v, scored, *pool_, j.accum.data());
-            if (!history_.empty())
+            if (!history_.empty()) {
                 history_[f.index % history_.size()].assign(v.ref[0], m_.g.bytes_per_sample());
+                history_dis_[f.index % history_.size()].assign(v.dis[0], m_.g.bytes_per_sample());
+            }
             return 0;
         }
         own_copy(f, &j);
         for (int k = 0; k < m_.lookbehind; k++)
-            if (f.index > static_cast<unsigned>(k))
+            if (f.index > static_cast<unsigned>(k)) {
                 j.view.prev_ref[k] = jobs_[(f.index - 1 - k) % jobs_.size()].view.ref[0];
+                j.view.prev_dis[k] = jobs_[(f.index - 1 - k) % jobs_.size()].view.dis[0];
+            }
         {
             std::lock_guard<std::mutex> lock(mutex_);
             j.scored = scored;
@@ -179,11 +186,13 @@ public:
             const unsigned i = index - 1 - static_cast<unsigned>(k);
             if (workers_.empty()) {
                 history_[i % history_.size()].assign(prev[k], bps);
+                history_dis_[i % history_.size()] = PlaneCopy{};
                 continue;
             }
             Job &j = jobs_[i % jobs_.size()];
             j.ref.p[0].assign(prev[k], bps);
             j.view.ref[0] = j.ref.p[0].view;
+            j.view.dis[0] = PlaneView{}; // not handed over
         }
         return 0;
     }
@@ -271,6 +280,7 @@ private:
     std::vector<Job> jobs_;
     std::unique_ptr<ThreadPool> pool_; ///< every thread, on one frame (one frame in flight)
     std::vector<PlaneCopy> history_;   ///< last reference lumas (one frame in flight)
+    std::vector<PlaneCopy> history_dis_; ///< last distorted lumas; a take-over leaves them empty
     PictureCopy converted_[2];         ///< [ref, dis] made planar (one frame in flight)
     unsigned tail_ = 0;                ///< the next frame to collect
     unsigned next_ = 0;                ///< the next frame a worker starts, under mutex_

@@ -12,6 +12,7 @@
 // known (finish_late).
 #pragma once
 
+#include <cerrno>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -26,17 +27,20 @@ namespace vmafhip {
 class ThreadPool;
 class Extractor;
 
-enum class OptionType { Bool, Int, Double };
+/// Enum: one of a list of names (libvmaf's string options that take a fixed
+/// set of values); the value is the name's index.
+enum class OptionType { Bool, Int, Double, Enum };
 
 /// One option, as libvmaf names it.
 struct OptionSpec {
     const char *name;   ///< e.g. "adm_enhn_gain_limit"
     const char *alias;  ///< libvmaf's short name ("egl"), or nullptr
     OptionType type;
-    size_t offset;      ///< of the field (int for Bool/Int, double) in the extractor's options struct
+    size_t offset;      ///< of the field (int for Bool/Int/Enum, double) in the extractor's options struct
     double def, min, max;
     bool in_name;       ///< libvmaf VMAF_OPT_FLAG_FEATURE_PARAM: a non-default value renames the outputs
     const char *help;
+    const char *const *choices = nullptr; ///< Enum: the names, nullptr-terminated (min 0, max their count - 1)
 };
 
 /// Option values of one instance, in the order of its OptionSpec table.
@@ -120,6 +124,25 @@ struct ExtractorInfo {
     const UnsupportedOption *unsupported = nullptr; ///< libvmaf options refused for now
     int n_unsupported = 0;
 };
+
+/// ExtractorInfo::create of entry e whose class T has a static
+/// check(const ExtractorConfig &, std::string *) (0 or a negative errno) and
+/// a constructor from the config: the option count, check(), the instance.
+template <typename T>
+std::unique_ptr<Extractor> create_checked(const ExtractorInfo &e, const ExtractorConfig &c,
+                                          int *ret, std::string *msg)
+{
+    if (c.options.size() != static_cast<size_t>(e.n_options)) {
+        *msg = std::string(e.name) + ": " + std::to_string(c.options.size()) +
+               " option values given, the extractor has " + std::to_string(e.n_options);
+        *ret = -EINVAL;
+        return nullptr;
+    }
+    *ret = T::check(c, msg);
+    if (*ret < 0)
+        return nullptr;
+    return std::make_unique<T>(c);
+}
 
 /// Bit mask of ExtractorInfo::bit_depths for one depth.
 constexpr unsigned bit_depth(int bpc) { return 1u << bpc; }

@@ -71,6 +71,9 @@ struct FrameView {
     /// Luma of the reference pictures of frames index-1 and index-2, for
     /// extractors with a look-behind; data is nullptr where there is none.
     PlaneView prev_ref[MAX_LOOKBEHIND];
+    /// Luma of the distorted pictures of frames index-1 and index-2, where the
+    /// CPU backend scores (speed_temporal); data is nullptr where there is none.
+    PlaneView prev_dis[MAX_LOOKBEHIND];
     unsigned index = 0; ///< frame number, from 0
 };
 

@@ -25,6 +25,14 @@ int parse_value(const OptionSpec &o, const std::string &text, double *v)
             return -EINVAL;
         return 0;
     }
+    if (o.type == OptionType::Enum) {
+        for (int i = 0; o.choices[i]; i++)
+            if (text == o.choices[i]) {
+                *v = i;
+                return 0;
+            }
+        return -EINVAL;
+    }
     const char *s = text.c_str();
     char *end = nullptr;
     errno = 0;
@@ -115,6 +123,8 @@ std::string option_suffix(const ExtractorInfo &e, const OptionValues &v)
             out += v[i] ? strprintf("_%s", key) : std::string();
         else if (o.type == OptionType::Int)
             out += strprintf("_%s_%d", key, static_cast<int>(v[i]));
+        else if (o.type == OptionType::Enum)
+            out += strprintf("_%s_%s", key, format_option(o, v[i]).c_str());
         else
             out += strprintf("_%s_%g", key, v[i]);
     }
@@ -126,6 +136,7 @@ std::string format_option(const OptionSpec &o, double v)
     switch (o.type) {
     case OptionType::Bool: return v ? "true" : "false";
     case OptionType::Int: return strprintf("%d", static_cast<int>(v));
+    case OptionType::Enum: return o.choices[static_cast<int>(v)];
     case OptionType::Double: break;
     }
     return o.max == DBL_MAX && v == DBL_MAX ? "DBL_MAX" : strprintf("%g", v);
@@ -135,6 +146,12 @@ std::string option_range(const OptionSpec &o)
 {
     if (o.type == OptionType::Bool)
         return "true or false";
+    if (o.type == OptionType::Enum) {
+        std::string out;
+        for (int i = 0; o.choices[i]; i++)
+            out += std::string(i == 0 ? "" : o.choices[i + 1] ? ", " : " or ") + o.choices[i];
+        return out;
+    }
     return format_option(o, o.min) + " to " + format_option(o, o.max);
 }
 

@@ -12,7 +12,9 @@
     ROW(adm_extractor)              \
     ROW(vif_extractor)              \
     ROW(motion_extractor)           \
-    ROW(cambi_extractor)
+    ROW(cambi_extractor)            \
+    ROW(speed_chroma_extractor)     \
+    ROW(speed_temporal_extractor)
 
 namespace vmafhip {
 

@@ -85,16 +85,7 @@ constexpr int SCALES = 5;
 
 std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::string *msg)
 {
-    if (c.options.size() != std::size(options)) {
-        *msg = strprintf("cambi: %zu option values given, the extractor has %zu",
-                         c.options.size(), std::size(options));
-        *ret = -EINVAL;
-        return nullptr;
-    }
-    *ret = Cambi::check(c, msg);
-    if (*ret < 0)
-        return nullptr;
-    return std::make_unique<Cambi>(c);
+    return create_checked<Cambi>(cambi_extractor, c, ret, msg);
 }
 
 // §1.2 steps 2 and 3: the encode size.

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/thread_pool.h"
@@ -70,6 +71,54 @@ inline void same_sums_any_thread_count(const vmafhip::Extractor &e, const vmafhi
             EXPECT_EQ(std::memcmp(first.data(), acc, first.size()), 0) << threads << " threads";
         }
     }
+}
+
+/// Option names (or aliases) and values as text, set in this order.
+typedef std::vector<std::pair<std::string, std::string>> OptionList;
+
+/// An instance of table entry e for g with opts, or nullptr with *ret and
+/// *msg set (by the option parser or by e.create).
+inline std::unique_ptr<vmafhip::Extractor> make_extractor(const vmafhip::ExtractorInfo &e,
+                                                          const vmafhip::Geometry &g,
+                                                          const OptionList &opts, int *ret,
+                                                          std::string *msg)
+{
+    vmafhip::ExtractorConfig c;
+    c.g = g;
+    c.options = vmafhip::default_options(e);
+    for (const auto &o : opts) {
+        const int r = vmafhip::set_option(e, &c.options, o.first, o.second, msg);
+        if (r < 0) {
+            *ret = r;
+            return nullptr;
+        }
+    }
+    c.suffix = vmafhip::option_suffix(e, c.options);
+    return e.create(c, ret, msg);
+}
+
+/// e refuses g with opts: the error want_ret and a message holding every word.
+inline void expect_refused(const vmafhip::ExtractorInfo &e, const vmafhip::Geometry &g,
+                           const OptionList &opts, int want_ret,
+                           const std::vector<std::string> &words)
+{
+    int ret = 0;
+    std::string msg;
+    EXPECT_EQ(make_extractor(e, g, opts, &ret, &msg), nullptr) << g.w << "x" << g.h;
+    EXPECT_EQ(ret, want_ret) << msg;
+    for (const std::string &w : words)
+        EXPECT_NE(msg.find(w), std::string::npos) << "'" << w << "' not in: " << msg;
+}
+
+/// Whether e accepts g with opts (a refusal must say why).
+inline bool accepted(const vmafhip::ExtractorInfo &e, const vmafhip::Geometry &g,
+                     const OptionList &opts = {})
+{
+    int ret = 0;
+    std::string msg;
+    const bool ok = make_extractor(e, g, opts, &ret, &msg) != nullptr;
+    EXPECT_TRUE(ok || !msg.empty());
+    return ok;
 }
 
 } // namespace testfx

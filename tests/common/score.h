@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/common/bits.h"
 #include "tests/common/context.h"
 #include "tests/common/fixtures.h"
 #include "vmafhip.h"
@@ -50,6 +51,33 @@ inline Scored score(const Fixture &f, VmafHipSettings s)
     for (int k = 0; k < n; k++)
         EXPECT_EQ(vmafhip_pooled(c, k, &run.pooled[names[k]]), 0);
     return run;
+}
+
+/// Every value of a golden file whose name starts with prefix against the
+/// output of that name in r (any struct with names and frames[frame][k], as
+/// Scored), bit for bit; outputs r lacks are skipped. @return the number of
+/// values compared.
+template <typename Run>
+int compare_golden_values(const Run &r, const std::string &golden, const std::string &prefix)
+{
+    int compared = 0;
+    for (const auto &kv : golden_frames(golden)) {
+        if (kv.first.rfind(prefix, 0) != 0)
+            continue;
+        size_t k = 0;
+        while (k < r.names.size() && r.names[k] != kv.first)
+            k++;
+        if (k == r.names.size())
+            continue;
+        EXPECT_EQ(kv.second.size(), r.frames.size()) << kv.first;
+        for (size_t i = 0; i < kv.second.size() && i < r.frames.size(); i++) {
+            EXPECT_EQ(bits(r.frames[i][k]), bits(kv.second[i]))
+                << golden << " " << kv.first << " frame " << i << ": " << r.frames[i][k]
+                << " against " << kv.second[i];
+            compared++;
+        }
+    }
+    return compared;
 }
 
 } // namespace testfx

@@ -23,14 +23,16 @@
 #include "extractors/options.h"
 #include "tests/common/bits.h"
 #include "tests/common/context.h"
+#include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
+#include "tests/common/score.h"
 #include "vmafhip.h"
 
 using namespace vmafhip;
 
 namespace {
 
-typedef std::vector<std::pair<std::string, std::string>> Opts;
+typedef testfx::OptionList Opts;
 
 /// The v1 models' options (models/v1/*.json).
 const Opts V1 = {{"cambi_high_res_speedup", "1080"},
@@ -39,18 +41,7 @@ const Opts V1 = {{"cambi_high_res_speedup", "1080"},
 
 std::unique_ptr<Extractor> make(const Geometry &g, const Opts &opts, int *ret, std::string *msg)
 {
-    ExtractorConfig c;
-    c.g = g;
-    c.options = default_options(cambi_extractor);
-    for (const auto &o : opts) {
-        const int r = set_option(cambi_extractor, &c.options, o.first, o.second, msg);
-        if (r < 0) {
-            *ret = r;
-            return nullptr;
-        }
-    }
-    c.suffix = option_suffix(cambi_extractor, c.options);
-    return cambi_extractor.create(c, ret, msg);
+    return testfx::make_extractor(cambi_extractor, g, opts, ret, msg);
 }
 
 struct Outputs {
@@ -121,24 +112,7 @@ Outputs run_fixture(const testfx::Fixture &f, const Opts &opts)
 /// bit. @return the number of values compared.
 int compare_golden(const Outputs &r, const std::string &golden)
 {
-    int compared = 0;
-    for (const auto &kv : testfx::golden_frames(golden)) {
-        if (kv.first.rfind("cambi", 0) != 0)
-            continue;
-        size_t k = 0;
-        while (k < r.names.size() && r.names[k] != kv.first)
-            k++;
-        if (k == r.names.size())
-            continue;
-        EXPECT_EQ(kv.second.size(), r.frames.size()) << kv.first;
-        for (size_t i = 0; i < kv.second.size() && i < r.frames.size(); i++) {
-            EXPECT_EQ(testfx::bits(r.frames[i][k]), testfx::bits(kv.second[i]))
-                << golden << " " << kv.first << " frame " << i << ": " << r.frames[i][k]
-                << " against " << kv.second[i];
-            compared++;
-        }
-    }
-    return compared;
+    return testfx::compare_golden_values(r, golden, "cambi");
 }
 
 std::string cambi_golden(const std::string &pair)
@@ -354,21 +328,12 @@ TEST(CambiDepths, DeeperPicturesMapToTenBits)
 void expect_refused(const Geometry &g, const Opts &opts, int want_ret,
                     const std::vector<std::string> &words)
 {
-    int ret = 0;
-    std::string msg;
-    EXPECT_EQ(make(g, opts, &ret, &msg), nullptr) << g.w << "x" << g.h;
-    EXPECT_EQ(ret, want_ret) << msg;
-    for (const std::string &w : words)
-        EXPECT_NE(msg.find(w), std::string::npos) << "'" << w << "' not in: " << msg;
+    testfx::expect_refused(cambi_extractor, g, opts, want_ret, words);
 }
 
 bool accepted(const Geometry &g, const Opts &opts = {})
 {
-    int ret = 0;
-    std::string msg;
-    const bool ok = make(g, opts, &ret, &msg) != nullptr;
-    EXPECT_TRUE(ok || !msg.empty());
-    return ok;
+    return testfx::accepted(cambi_extractor, g, opts);
 }
 
 TEST(CambiRefusals, BothSidesBelow216)

@@ -1,0 +1,387 @@
+// SpEED host side: the table entry, the option checks and refusals, the
+// per-plane plan (sizes, taps), names and finish (§1, §3, §4, §5.2, §7).
+#include "extractors/speed/speed.h"
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+
+#include "base/log.h"
+#include "extractors/options.h"
+
+namespace vmafhip {
+
+namespace {
+
+// §5.1, in SpeedScaler's order.
+constexpr const char *scalers[] = {"nearest", "bilinear", "bicubic", "lanczos4", nullptr};
+
+#define SPEED_OPT(f) offsetof(SpeedOptions, f)
+
+// Names, aliases, defaults and ranges are libvmaf 3.2's (§1.2).
+constexpr OptionSpec chroma_options[] = {
+    {.name = "speed_kernelscale", .alias = "ks", .type = OptionType::Double,
+     .offset = SPEED_OPT(kernelscale), .def = 1, .min = 0.1, .max = 4, .in_name = true,
+     .help = "scale of the Gaussian filter widths (one of libvmaf's 21 values, §1.3)"},
+    {.name = "speed_max_val", .alias = "mxv", .type = OptionType::Double,
+     .offset = SPEED_OPT(max_val), .def = 1000, .min = 0, .max = 1000, .in_name = true,
+     .help = "upper clip of the outputs"},
+    {.name = "speed_nn_floor", .alias = "nnf", .type = OptionType::Double,
+     .offset = SPEED_OPT(nn_floor), .def = 0, .min = 0, .max = 1, .in_name = true,
+     .help = "neural noise floor: blocks below it on both sides are skipped"},
+    {.name = "speed_prescale", .alias = "ps", .type = OptionType::Double,
+     .offset = SPEED_OPT(prescale), .def = 1, .min = 0.1, .max = 4, .in_name = true,
+     .help = "resampling factor of the chroma planes"},
+    {.name = "speed_prescale_method", .alias = "psm", .type = OptionType::Enum,
+     .offset = SPEED_OPT(prescale_method), .def = 0, .min = 0, .max = 3, .in_name = true,
+     .help = "resampling method of speed_prescale", .choices = scalers},
+    {.name = "speed_sigma_nn", .alias = "snn", .type = OptionType::Double,
+     .offset = SPEED_OPT(sigma_nn), .def = 0.29, .min = 0.1, .max = 2, .in_name = true,
+     .help = "neural noise sigma"},
+    {.name = "speed_weight_var_mode", .alias = "wvm", .type = OptionType::Int,
+     .offset = SPEED_OPT(weight_var_mode), .def = 0, .min = 0, .max = 6, .in_name = true,
+     .help = "weighting of the entropies by the variances (0 to 6)"},
+};
+
+constexpr OptionSpec with_help(OptionSpec o, const char *help)
+{
+    o.help = help;
+    return o;
+}
+
+// speed_temporal: speed_chroma's options but the weighting mode, and its own
+// (§1.2). Its options struct begins with speed_chroma's, so the offsets hold.
+static_assert(offsetof(SpeedTemporalOptions, common) == 0);
+constexpr OptionSpec temporal_options[] = {
+    chroma_options[0],
+    with_help(chroma_options[1], "renames the output only: libvmaf does not clip speed_temporal"),
+    chroma_options[2],
+    with_help(chroma_options[3], "resampling factor of the luma differences (at most 1)"),
+    chroma_options[4],
+    chroma_options[5],
+    {.name = "speed_use_ref_diff", .alias = "urd", .type = OptionType::Bool,
+     .offset = offsetof(SpeedTemporalOptions, use_ref_diff), .def = 0, .min = 0, .max = 1,
+     .in_name = true,
+     .help = "take the distorted difference against the current reference frame"},
+};
+#undef SPEED_OPT
+
+const ProvidedFeature temporal_provides[] = {
+    {"Speed_temporal_feature_speed_temporal_score", "speed_temporal"},
+};
+
+const ProvidedFeature chroma_provides[] = {
+    {"Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u"},
+    {"Speed_chroma_feature_speed_chroma_v_score", "speed_chroma_v"},
+    {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv"},
+};
+
+// §1.3: libvmaf 3.2.0's valid kernelscales, as float bit patterns.
+constexpr uint32_t valid_kernelscales[] = {
+    0x3F800000, 0x3F000000, 0x3FC00000, 0x40000000, 0x3F2AAAAB, 0x4019999A, 0x406D8699,
+    0x3FAAAAAB, 0x3F955555, 0x3FA00000, 0x3FB55555, 0x3FD55555, 0x40400000, 0x3EE38E39,
+    0x3FBCBFB1, 0x3FC51EB8, 0x3FCCCCCD, 0x3F8888A4, 0x3F360B5F, 0x3F3DA123, 0x3F8E38E3,
+};
+
+constexpr int MIN_SCALED = 80; // §4.1: a scaled plane side below this crashes libvmaf
+constexpr double LOG2_2PIE = 0x1.06073a671183dp+2; // C of §5.8
+
+bool valid_kernelscale(double ks)
+{
+    for (uint32_t bits : valid_kernelscales)
+        if (std::fabs(static_cast<float>(ks) - std::bit_cast<float>(bits)) < 1e-3)
+            return true;
+    return false;
+}
+
+// §3: a scaled size.
+int scaled(int n, double ps) { return static_cast<int>(n * ps + 0.5); }
+
+bool no_resampling(double ps) { return std::fabs(ps - 1.0) < 1e-3; }
+
+// §5.2: the width of a filter of scale s.
+int filter_size(int s, float k)
+{
+    const int n = (1 << (4 - s)) + 1;
+    int c = static_cast<int>(std::ceil(static_cast<float>(n) * k));
+    if (c % 2 == 0)
+        c++;
+    return std::max(c, 3);
+}
+
+// §5.2: the normalised Gaussian taps of a width-w, sigma-s filter.
+std::vector<float> gaussian_taps(int w, float s)
+{
+    std::vector<float> g(static_cast<size_t>(w));
+    const double sd = s;
+    const float den = static_cast<float>(1.0 / (sd * 2.5066282746310002));
+    float sum = 0.0f;
+    for (int i = 0; i < w; i++) {
+        const double t = static_cast<float>(i - (w - 1) / 2);
+        const float num = static_cast<float>(std::exp((((-0.5 * t) / sd) * t) / sd));
+        g[static_cast<size_t>(i)] = num / den;
+        sum = sum + g[static_cast<size_t>(i)];
+    }
+    for (float &v : g)
+        v = v / sum;
+    return g;
+}
+
+// §5.1: the float mirror of a position into 0..hi.
+float mirror_pos(float t, float hi) { return t < 0.0f ? -t : (t > hi ? 2.0f * hi - t : t); }
+
+// §5.1: the bicubic kernel (a = -0.75).
+float cubic(float t)
+{
+    constexpr float a = -0.75f;
+    t = std::fabs(t);
+    if (t < 1.0f)
+        return ((((a + 2.0f) * t - (a + 3.0f)) * t) * t) + 1.0f;
+    if (t < 2.0f)
+        return (((t - 5.0f) * t + 8.0f) * t - 4.0f) * a;
+    return 0.0f;
+}
+
+// §5.1: the lanczos4 kernel.
+float lanczos4(float t)
+{
+    constexpr double pi = 3.14159265358979323846, pi2 = pi * pi;
+    if (t == 0.0f)
+        return 1.0f;
+    if (!(t > -4.0f && t < 4.0f))
+        return 0.0f;
+    const double x = t;
+    return static_cast<float>(((4.0 * std::sin(pi * x)) * std::sin((pi * x) / 4.0)) /
+                              ((pi2 * x) * x));
+}
+
+// §5.1: the taps of one axis, n source samples scaled to m.
+SpeedAxis scale_axis(SpeedScaler method, int n, int m)
+{
+    const float r = static_cast<float>(n) / static_cast<float>(m);
+    const float hi = static_cast<float>(n - 1);
+    const auto mirrored = [hi](int i) {
+        return static_cast<int>(mirror_pos(static_cast<float>(i), hi));
+    };
+    SpeedAxis a;
+    a.taps = method == SpeedScaler::Nearest ? 1 : method == SpeedScaler::Bilinear ? 2
+           : method == SpeedScaler::Bicubic ? 4 : 9;
+    for (int x = 0; x < m; x++) {
+        if (method == SpeedScaler::Nearest) {
+            a.idx.push_back(static_cast<int>(static_cast<float>(x) * r));
+            a.w.push_back(1.0f);
+            continue;
+        }
+        const float xs = static_cast<float>((static_cast<double>(x) + 0.5) * static_cast<double>(r) - 0.5);
+        if (method == SpeedScaler::Bilinear) {
+            const int x1 = static_cast<int>(mirror_pos(std::floor(xs), hi));
+            const int x2 = static_cast<int>(mirror_pos(std::ceil(xs), hi));
+            const float dx = xs - static_cast<float>(x1);
+            a.idx.insert(a.idx.end(), {x1, x2});
+            a.w.insert(a.w.end(), {1.0f - dx, dx});
+            continue;
+        }
+        const int x0 = static_cast<int>(std::floor(xs));
+        const float dx = xs - static_cast<float>(x0);
+        const int half = method == SpeedScaler::Bicubic ? 1 : 4;
+        for (int i = -half; i < a.taps - half; i++) {
+            a.idx.push_back(mirrored(x0 + i));
+            const float t = static_cast<float>(i) - dx;
+            a.w.push_back(method == SpeedScaler::Bicubic ? cubic(t) : lanczos4(t));
+        }
+    }
+    return a;
+}
+
+// The smallest plane side that scales to MIN_SCALED (§4.1).
+int min_plane_side(double ps)
+{
+    int n = 1;
+    while (scaled(n, ps) < MIN_SCALED)
+        n++;
+    return n;
+}
+
+std::unique_ptr<Extractor> create_chroma(const ExtractorConfig &c, int *ret, std::string *msg)
+{
+    return create_checked<SpeedChroma>(speed_chroma_extractor, c, ret, msg);
+}
+
+std::unique_ptr<Extractor> create_temporal(const ExtractorConfig &c, int *ret, std::string *msg)
+{
+    return create_checked<SpeedTemporal>(speed_temporal_extractor, c, ret, msg);
+}
+
+// What both extractors refuse (§1.3, §4.1, §13 item 1) for the plane of
+// cw x ch samples they score; ss_x, ss_y: its subsampling, for the message.
+int check_common(const char *name, const char *plane, const SpeedOptions &o, const Geometry &g,
+                 int cw, int ch, int ss_x, int ss_y, std::string *msg)
+{
+    if (!valid_kernelscale(o.kernelscale)) {
+        *msg = strprintf("%s option speed_kernelscale: %g is not valid (libvmaf crashes): "
+                         "accepted are 1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 1.25, "
+                         "4.25/3, 5/3, 3, 4/9, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074 "
+                         "and 1.111111, within 0.001", name, o.kernelscale);
+        return -EINVAL;
+    }
+    if (!(g.bpc == 8 || g.bpc == 10 || g.bpc == 12 || g.bpc == 16)) {
+        *msg = strprintf("%s: bit depth %d is not supported: accepted are 8, 10, 12 and 16",
+                         name, g.bpc);
+        return -ENOTSUP;
+    }
+    const int sw = scaled(cw, o.prescale), sh = scaled(ch, o.prescale);
+    if (sw < MIN_SCALED || sh < MIN_SCALED) {
+        const int n = min_plane_side(o.prescale);
+        *msg = strprintf("%s: %dx%d is too small: with speed_prescale %g the %s (%dx%d) "
+                         "scale to %dx%d, below %dx%d (libvmaf crashes); the smallest accepted "
+                         "frame is %d wide and %d high",
+                         name, g.w, g.h, o.prescale, plane, cw, ch, sw, sh, MIN_SCALED,
+                         MIN_SCALED, n << ss_x, n << ss_y);
+        return -ERANGE;
+    }
+    if (no_resampling(o.prescale) && (sw != cw || sh != ch)) {
+        *msg = strprintf("%s option speed_prescale: %g is within 0.001 of 1, where libvmaf "
+                         "resamples nothing, yet gives %dx%d %s a scaled size of %dx%d "
+                         "(libvmaf then reads outside the plane): accepted are 1, values that "
+                         "keep the size, and values at least 0.001 away from 1",
+                         name, o.prescale, cw, ch, plane, sw, sh);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+} // namespace
+
+const ExtractorInfo speed_chroma_extractor = {
+    .name = "speed_chroma",
+    .help = "SpEED of the chroma planes: speed_chroma_u, speed_chroma_v, speed_chroma_uv (CPU "
+            "only: the GPU backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .options = chroma_options,
+    .n_options = static_cast<int>(std::size(chroma_options)),
+    .provides = chroma_provides,
+    .n_provides = static_cast<int>(std::size(chroma_provides)),
+    .min_w = 1, // check() says which sizes, by format and prescale
+    .min_h = 1,
+    .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
+    .max_lookahead = 0,
+    .create = create_chroma,
+    .gpu = nullptr,
+};
+
+const ExtractorInfo speed_temporal_extractor = {
+    .name = "speed_temporal",
+    .help = "SpEED of the luma differences between consecutive frames: speed_temporal (CPU "
+            "only: the GPU backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .options = temporal_options,
+    .n_options = static_cast<int>(std::size(temporal_options)),
+    .provides = temporal_provides,
+    .n_provides = static_cast<int>(std::size(temporal_provides)),
+    .min_w = 1, // check() says which sizes, by prescale
+    .min_h = 1,
+    .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
+    .max_lookahead = 0,
+    .create = create_temporal,
+    .gpu = nullptr,
+};
+
+SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode)
+{
+    SpeedPlan p;
+    p.ow = ow, p.oh = oh;
+    p.sw = scaled(ow, o.prescale), p.sh = scaled(oh, o.prescale);
+    p.opw = p.sw >> 4, p.oph = p.sh >> 4;
+    p.tw = 5 * (p.opw / 5), p.th = 5 * (p.oph / 5);
+    p.nbh = p.tw / 5, p.nbv = p.th / 5, p.nb = p.nbh * p.nbv;
+    p.subw = p.tw - 4, p.subh = p.th - 4;
+    // §5.1: equal sizes copy the plane unchanged. check() refuses a prescale
+    // that resamples nothing but changes the size (§13 item 1).
+    p.resample = !no_resampling(o.prescale) && (p.sw != ow || p.sh != oh);
+    if (p.resample) {
+        const auto m = static_cast<SpeedScaler>(o.prescale_method);
+        p.ax = scale_axis(m, ow, p.sw);
+        p.ay = scale_axis(m, oh, p.sh);
+        p.normalise = m == SpeedScaler::Lanczos4;
+    }
+    const float k = static_cast<float>(o.kernelscale);
+    const int wa = filter_size(1, k), wl = filter_size(4, k);
+    p.taps_a = gaussian_taps(wa, static_cast<float>(2.0 * static_cast<double>(wa) / 5.0));
+    p.taps_l = gaussian_taps(wl, static_cast<float>(wl) / 5.0f);
+    p.snn = static_cast<float>(o.sigma_nn);
+    const float nnf = static_cast<float>(o.nn_floor);
+    p.base = static_cast<float>(
+        25.0 * (std::log2(static_cast<double>((1.0f + nnf) * p.snn)) + LOG2_2PIE));
+    p.mode = mode;
+    return p;
+}
+
+int SpeedChroma::check(const ExtractorConfig &c, std::string *msg)
+{
+    const SpeedOptions o = options_struct<SpeedOptions>(speed_chroma_extractor, c.options);
+    if (c.g.chroma == VMAFHIP_CHROMA_400) {
+        *msg = "speed_chroma: a picture without chroma (4:0:0) has nothing to score: accepted "
+               "are 4:2:0, 4:2:2 and 4:4:4";
+        return -EINVAL;
+    }
+    return check_common("speed_chroma", "chroma planes", o, c.g, c.g.scored_w(1),
+                        c.g.scored_h(1), c.g.ss_x(), c.g.ss_y(), msg);
+}
+
+SpeedChroma::SpeedChroma(const ExtractorConfig &c)
+    : Extractor(speed_chroma_extractor),
+      o_(options_struct<SpeedOptions>(speed_chroma_extractor, c.options)), g_(c.g),
+      suffix_(c.suffix),
+      plan_(speed_plan(c.g.scored_w(1), c.g.scored_h(1), o_, o_.weight_var_mode))
+{
+}
+
+void SpeedChroma::names(std::vector<std::string> *out) const
+{
+    for (const ProvidedFeature &p : chroma_provides)
+        out->push_back(p.output_name + suffix_);
+}
+
+void SpeedChroma::finish(unsigned, const void *accum, double *out)
+{
+    // §7: each output clipped on its own, UV from the unclipped U and V.
+    const SpeedChromaAccum &a = *static_cast<const SpeedChromaAccum *>(accum);
+    const double m = o_.max_val;
+    out[0] = a.u < m ? a.u : m;
+    out[1] = a.v < m ? a.v : m;
+    out[2] = a.uv < m ? a.uv : m;
+}
+
+int SpeedTemporal::check(const ExtractorConfig &c, std::string *msg)
+{
+    const SpeedTemporalOptions o =
+        options_struct<SpeedTemporalOptions>(speed_temporal_extractor, c.options);
+    if (o.common.prescale > 1.0 && !no_resampling(o.common.prescale)) {
+        *msg = strprintf("speed_temporal option speed_prescale: %g is above 1, where libvmaf "
+                         "writes past its frame buffers (docs/speed.md 8): accepted are 0.1 to 1",
+                         o.common.prescale);
+        return -EINVAL;
+    }
+    return check_common("speed_temporal", "luma plane", o.common, c.g, c.g.w, c.g.h, 0, 0, msg);
+}
+
+SpeedTemporal::SpeedTemporal(const ExtractorConfig &c)
+    : Extractor(speed_temporal_extractor),
+      o_(options_struct<SpeedTemporalOptions>(speed_temporal_extractor, c.options)), g_(c.g),
+      suffix_(c.suffix), plan_(speed_plan(c.g.w, c.g.h, o_.common, 0)) // mode 0 always (§8)
+{
+}
+
+void SpeedTemporal::names(std::vector<std::string> *out) const
+{
+    out->push_back(temporal_provides[0].output_name + suffix_);
+}
+
+void SpeedTemporal::finish(unsigned, const void *accum, double *out)
+{
+    out[0] = static_cast<const SpeedTemporalAccum *>(accum)->score; // not clipped (§8)
+}
+
+} // namespace vmafhip
