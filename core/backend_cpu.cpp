@@ -118,7 +118,8 @@ public:
         if (depth == 1) {
             pool_ = std::make_unique<ThreadPool>(threads);
             history_.resize(static_cast<size_t>(m.lookbehind));
-            history_dis_.resize(static_cast<size_t>(m.lookbehind));
+            if (m.lookbehind_dis)
+                history_dis_.resize(static_cast<size_t>(m.lookbehind));
             return;
         }
         const int n = frame_workers(threads, depth);
@@ -150,12 +151,14 @@ public:
             for (int k = 0; k < m_.lookbehind; k++)
                 if (f.index > static_cast<unsigned>(k)) {
                     v.prev_ref[k] = history_[(f.index - 1 - k) % history_.size()].view;
-                    v.prev_dis[k] = history_dis_[(f.index - 1 - k) % history_.size()].view;
+                    if (!history_dis_.empty())
+                        v.prev_dis[k] = history_dis_[(f.index - 1 - k) % history_.size()].view;
                 }
             score(m_, v, scored, *pool_, j.accum.data());
             if (!history_.empty()) {
                 history_[f.index % history_.size()].assign(v.ref[0], m_.g.bytes_per_sample());
-                history_dis_[f.index % history_.size()].assign(v.dis[0], m_.g.bytes_per_sample());
+                if (!history_dis_.empty())
+                    history_dis_[f.index % history_.size()].assign(v.dis[0], m_.g.bytes_per_sample());
             }
             return 0;
         }
@@ -186,7 +189,8 @@ public:
             const unsigned i = index - 1 - static_cast<unsigned>(k);
             if (workers_.empty()) {
                 history_[i % history_.size()].assign(prev[k], bps);
-                history_dis_[i % history_.size()] = PlaneCopy{};
+                if (!history_dis_.empty())
+                    history_dis_[i % history_.size()] = PlaneCopy{};
                 continue;
             }
             Job &j = jobs_[i % jobs_.size()];
@@ -280,7 +284,8 @@ private:
     std::vector<Job> jobs_;
     std::unique_ptr<ThreadPool> pool_; ///< every thread, on one frame (one frame in flight)
     std::vector<PlaneCopy> history_;   ///< last reference lumas (one frame in flight)
-    std::vector<PlaneCopy> history_dis_; ///< last distorted lumas; a take-over leaves them empty
+    std::vector<PlaneCopy> history_dis_; ///< last distorted lumas, where an extractor reads them
+                                         ///< (Metrics::lookbehind_dis); a take-over leaves them empty
     PictureCopy converted_[2];         ///< [ref, dis] made planar (one frame in flight)
     unsigned tail_ = 0;                ///< the next frame to collect
     unsigned next_ = 0;                ///< the next frame a worker starts, under mutex_

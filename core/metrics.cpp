@@ -199,6 +199,7 @@ void lay_out(Metrics *m)
         m->accum_bytes += align_accum(x.ext->accum_bytes());
         m->planes = std::max(m->planes, x.ext->planes());
         m->lookbehind = std::max(m->lookbehind, x.ext->lookbehind());
+        m->lookbehind_dis = m->lookbehind_dis || x.ext->lookbehind_dis();
         m->lookahead = std::max(m->lookahead, x.ext->lookahead());
     }
     // libvmaf's log order: what extractors write per frame, then what they

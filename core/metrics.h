@@ -57,6 +57,7 @@ struct Metrics {
     size_t accum_bytes = 0;                   ///< FrameHeader and every extractor's block
     int planes = 1;                           ///< planes of both pictures read: 1 or 3
     int lookbehind = 0;                       ///< earlier reference pictures read
+    bool lookbehind_dis = false;              ///< their distorted pictures too (prev_dis)
     int lookahead = 0;                        ///< later frames a frame's scores need
     std::vector<double> model_inputs;         ///< scratch of metrics_complete()
 

@@ -167,6 +167,9 @@ public:
     virtual int planes() const { return 1; }
     /// Earlier reference pictures read (FrameView::prev_ref), 0..MAX_LOOKBEHIND.
     virtual int lookbehind() const { return 0; }
+    /// Whether the distorted pictures of those frames are read too
+    /// (FrameView::prev_dis; the CPU backend keeps them only then).
+    virtual bool lookbehind_dis() const { return false; }
     /// Later frames that finish_late() of a frame needs.
     virtual int lookahead() const { return 0; }
     /// Runs on every frame even when frames are subsampled (libvmaf's

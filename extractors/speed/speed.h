@@ -107,6 +107,7 @@ public:
 
     void names(std::vector<std::string> *out) const override;
     int lookbehind() const override { return 1; }
+    bool lookbehind_dis() const override { return true; }
     bool every_frame() const override { return true; }
     size_t accum_bytes() const override { return sizeof(SpeedTemporalAccum); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
