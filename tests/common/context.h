@@ -46,6 +46,18 @@ inline void collect_log(void *cookie, VmafHipLogLevel, const char *fmt, va_list 
     static_cast<LogLines *>(cookie)->lines.push_back(buf);
 }
 
+/// Open a context and close it at once, the library's messages kept in
+/// *log (out of the test's output). @return what vmafhip_open() returned.
+inline int try_open(VmafHipSettings s, LogLines *log)
+{
+    s.log_callback = collect_log;
+    s.log_cookie = log;
+    VmafHipContext *c = nullptr;
+    const int ret = vmafhip_open(&c, &s);
+    vmafhip_close(&c);
+    return ret;
+}
+
 /// Open a context; a failure is a test failure (with the library's message)
 /// and gives an empty Ctx.
 inline Ctx open_ctx(const VmafHipSettings &s)

@@ -191,12 +191,7 @@ TEST(CambiEntry, GpuBackendRefusesIt)
     VmafHipSettings s = testfx::settings(576, 324, 8, VMAFHIP_CHROMA_420, "cambi");
     s.backend = VMAFHIP_BACKEND_HIP;
     testfx::LogLines log;
-    s.log_callback = testfx::collect_log;
-    s.log_cookie = &log;
-    VmafHipContext *c = nullptr;
-    const int ret = vmafhip_open(&c, &s);
-    vmafhip_close(&c);
-    ASSERT_LT(ret, 0); // no GPU in this build, or none for cambi
+    ASSERT_LT(testfx::try_open(s, &log), 0); // no GPU in this build, or none for cambi
     const std::string msg = vmafhip_last_error(nullptr);
     if (msg.find("cambi") != std::string::npos) {
         EXPECT_NE(msg.find("cambi has no GPU implementation in this build"), std::string::npos)

@@ -41,15 +41,10 @@ std::vector<std::string> every_extractor()
 
 /// Whether the pair's size and depth suit the extractor (it opens); the
 /// refusal's message is kept out of the test's output.
-bool opens(VmafHipSettings s)
+bool opens(const VmafHipSettings &s)
 {
     testfx::LogLines refusal;
-    s.log_callback = testfx::collect_log;
-    s.log_cookie = &refusal;
-    VmafHipContext *c = nullptr;
-    const int ret = vmafhip_open(&c, &s);
-    vmafhip_close(&c);
-    return ret == 0;
+    return testfx::try_open(s, &refusal) == 0;
 }
 
 /// The context's debug line naming the CPU kernels it chose.
