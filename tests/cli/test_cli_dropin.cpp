@@ -68,7 +68,7 @@ TEST(CliDropIn, EveryFixtureAtFullPrecision)
         expect_golden(log_of(f.name, flags), f.golden);
         compared++;
     }
-    EXPECT_EQ(compared, 8);
+    EXPECT_EQ(compared, 12);
 }
 
 TEST(CliDropIn, SeveralModelsAndTheBootstrapModel)

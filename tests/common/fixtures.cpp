@@ -52,10 +52,24 @@ Fixture make(const std::string &content, int w, int h, const std::string &pixfmt
     };
     f.models_golden = golden_if_any(".models.fullprec.json");
     f.bootstrap_golden = golden_if_any(".bootstrap.fullprec.json");
+    for (const std::string &model : v1_models()) {
+        const std::string g = golden_if_any(("." + model + ".fullprec.json").c_str());
+        if (!g.empty())
+            f.v1_goldens.emplace_back(model, g);
+    }
     return f;
 }
 
 } // namespace
+
+const std::vector<std::string> &v1_models()
+{
+    static const std::vector<std::string> names = {
+        "vmaf_v1.0.16_3d0h",     "vmaf_v1.0.16_5d0h",     "vmaf_v1.0.16_1d5h_2160",
+        "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
+        "vmaf_v1.0.16_hfr_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h_2160"};
+    return names;
+}
 
 const std::vector<Fixture> &fixtures()
 {
@@ -68,6 +82,16 @@ const std::vector<Fixture> &fixtures()
              ".fullprec.json", true),
         make("natural2", 352, 288, "yuv420p10le", 10, VMAFHIP_CHROMA_420, "ref", "x265crf32", 6,
              ALL, ".fullprec.json", true),
+        // natural1's first frames at 10 bits and in 4:2:2 and 4:4:4
+        // (make_speed_fixtures.py), and in monochrome 4:2:0 (make_mono_fixtures.py)
+        make("natural1", 576, 324, "yuv420p10le", 10, VMAFHIP_CHROMA_420, "ref", "x264crf38", 3,
+             ALL, ".fullprec.json", true),
+        make("natural1", 576, 324, "yuv422p", 8, VMAFHIP_CHROMA_422, "ref", "x264crf38", 2, ALL,
+             ".fullprec.json", true),
+        make("natural1", 576, 324, "yuv444p", 8, VMAFHIP_CHROMA_444, "ref", "x264crf38", 2, ALL,
+             ".fullprec.json", true),
+        make("mono1", 576, 324, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "x264crf38", 4, ALL,
+             ".fullprec.json", true),
         // libvmaf's SIMD paths differ from its plain C here: the C values are
         // the .cpumask63 golden; the debug golden is the AVX-512 path.
         make("natural3", 97, 61, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "mjpegq24", 3, ALL,

@@ -6,6 +6,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vmafhip.h"
@@ -28,7 +29,13 @@ struct Fixture {
     std::string debug;     ///< debug golden (adm num/den) or "" where it is not the plain-C path
     std::string models_golden;    ///< three models in one run (.models.fullprec.json), or ""
     std::string bootstrap_golden; ///< the bootstrap model (.bootstrap.fullprec.json), or ""
+    /// VMAF v1 goldens, one model each (.vmaf_v1.0.16_<variant>.fullprec.json):
+    /// (built-in model name, file), for the variants libvmaf can run here.
+    std::vector<std::pair<std::string, std::string>> v1_goldens;
 };
+
+/// The eight VMAF v1.0.16 built-in models, as libvmaf names them.
+const std::vector<std::string> &v1_models();
 
 /// gtest prints parameters with this (the name, not the bytes).
 inline void PrintTo(const Fixture &f, std::ostream *os) { *os << f.name; }

@@ -410,7 +410,7 @@ TEST(AdmGolden, EveryFixtureBitExact)
             debug_values += nd;
         }
     }
-    EXPECT_EQ(pairs, 9);
+    EXPECT_EQ(pairs, 13);
     std::printf("[ adm golden ] %d pairs, %d values + %d debug values compared bit for bit\n",
                 pairs, values, debug_values);
 }

@@ -661,7 +661,7 @@ TEST(MotionGolden, EveryFixtureBitExact)
         }
         pairs++;
     }
-    EXPECT_EQ(pairs, 11); // all but the 1x1 and 2x2 pairs
+    EXPECT_EQ(pairs, 15); // all but the 1x1 and 2x2 pairs
 }
 
 // ---------------------------------------------------------------------------

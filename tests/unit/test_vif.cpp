@@ -487,7 +487,7 @@ TEST(VifGolden, EveryFixtureBitExact)
         }
         pairs++;
     }
-    EXPECT_EQ(pairs, 8);
+    EXPECT_EQ(pairs, 12);
     std::printf("[ vif golden ] %d pairs, %d values + %d debug values compared bit for bit\n", pairs,
                 values, debug_values);
 }
