@@ -84,13 +84,16 @@ bool flag_text(const Json &v, const std::string &where)
 
 /// A feature option value as libvmaf's dictionary stores it: numbers
 /// rounded to float and printed "%g" (dict.c, VMAF_DICT_NORMALIZE_NUMERICAL_VALUES),
-/// booleans "true"/"false".
+/// booleans "true"/"false", strings as they are (the extractor reads them:
+/// "speed_prescale_method": "bilinear").
 std::string option_text(const Json &v, const std::string &where)
 {
     if (v.is_boolean())
         return v.boolean() ? "true" : "false";
+    if (v.type() == Json::value_t::string)
+        return v.text();
     if (!v.is_number())
-        fail(where, "expected a number or true/false, found " + type_of(v));
+        fail(where, "expected a number, true/false or a string, found " + type_of(v));
     const double d = number(v, where);
     if (std::fabs(d) > FLT_MAX)
         fail(where, v.text() + " is out of the range of a float option");
@@ -140,6 +143,32 @@ void read_transform(const Json &st, const std::string &where, ScoreTransform *t)
     }
 }
 
+/// The two inputs of the chroma correction: libvmaf's predict.c finds them
+/// by the substrings "adm3" and "speed_chroma" in the model's feature names,
+/// and reads whatever its stack held when one is missing; one each is required.
+void find_correction_inputs(const std::string &at, SvrModel *m)
+{
+    auto the_one = [&](const char *part) {
+        int found = -1;
+        for (size_t i = 0; i < m->feature_names.size(); i++) {
+            if (m->feature_names[i].find(part) == std::string::npos)
+                continue;
+            if (found >= 0)
+                fail(at + "/feature_names/" + std::to_string(i),
+                     strprintf("a second feature name containing \"%s\": chroma_correction_parameter "
+                               "needs exactly one", part));
+            found = static_cast<int>(i);
+        }
+        if (found < 0)
+            fail(at + "/chroma_correction_parameter",
+                 strprintf("the chroma correction reads a feature whose name contains \"%s\", "
+                           "and the model has none", part));
+        return found;
+    };
+    m->correction_adm3 = the_one("adm3");
+    m->correction_speed = the_one("speed_chroma");
+}
+
 /// One model: the "model_dict" of object `top` (the file, or one member of
 /// a collection).
 SvrModel read_model(const Json &top, const std::string &where, const ModelFlags &flags,
@@ -157,6 +186,7 @@ SvrModel read_model(const Json &top, const std::string &where, const ModelFlags 
     m.name = name;
     bool have_type = false, have_norm = false, have_names = false;
     bool have_slopes = false, have_intercepts = false, have_opts = false;
+    bool have_correction = false;
     const std::string *svm_text = nullptr;
     std::vector<double> slopes, intercepts;
     for (const auto &[key, v] : md.members()) {
@@ -220,7 +250,11 @@ SvrModel read_model(const Json &top, const std::string &where, const ModelFlags 
         } else if (key == "model") {
             svm_text = &text(v, k);
         } else if (key == "chroma_correction_parameter") {
-            fail(k, "libvmaf's chroma correction is not supported");
+            m.chroma_correction = number(v, k);
+            // libvmaf 3.2 takes 0 as "on" and then writes no score at all
+            if (m.chroma_correction == 0)
+                fail(k, "0 gives no score in libvmaf 3.2; a non-zero number is accepted");
+            have_correction = true;
         }
         // other keys (feature_dict, ...): ignored, as libvmaf does
     }
@@ -255,6 +289,8 @@ SvrModel read_model(const Json &top, const std::string &where, const ModelFlags 
         m.slopes.assign(slopes.begin() + 1, slopes.end());
         m.intercepts.assign(intercepts.begin() + 1, intercepts.end());
     }
+    if (have_correction)
+        find_correction_inputs(at, &m);
     // the file's "enabled", or forced on by the flag (read_json_model.c); a
     // model without score_transform has no terms, so it still maps nothing
     m.transform.enabled = m.transform.enabled || flags.enable_transform;

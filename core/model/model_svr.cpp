@@ -92,8 +92,26 @@ double SvrModel::raw(const double *features, const int *input) const
         const double f = features[input[i]];
         x[i] = linear_rescale ? slopes[i] * f + intercepts[i] : f;
     }
+    if (chroma_correction != 0)
+        correct_chroma(x);
     const double y = svm.predict(x);
     return linear_rescale ? (y - intercept) / slope : y;
+}
+
+void SvrModel::correct_chroma(double *x) const
+{
+    // libvmaf 3.2 predict.c, read off its object code: both inputs are taken
+    // back from the normalised nodes, (x - intercept) / slope, so a SpEED
+    // value too small to survive the round trip counts as 0 too.
+    auto raw_of = [&](int i) {
+        return linear_rescale ? (x[i] - intercepts[i]) / slopes[i] : x[i];
+    };
+    const int s = correction_speed;
+    if (raw_of(s) != 0) // NaN too
+        return;
+    const double p = chroma_correction;
+    const double v = p - raw_of(correction_adm3) * p;
+    x[s] = linear_rescale ? v * slopes[s] + intercepts[s] : v;
 }
 
 double SvrModel::transformed(double y_in) const

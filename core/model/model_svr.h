@@ -45,11 +45,17 @@ struct SvrModel {
     bool clip = false;                 ///< score_clip present and not disabled
     double clip_min = 0, clip_max = 0;
     ScoreTransform transform;          ///< enabled by the file or the load flag
+    /// chroma_correction_parameter (VMAF v1), 0 = none: when the SpEED chroma
+    /// input is 0, it is replaced by parameter * (1 - adm3) (docs/model.md §3).
+    double chroma_correction = 0;
+    int correction_adm3 = -1, correction_speed = -1; ///< their positions in feature_names
     Svm svm;
 
     /// Normalise the inputs, run the SVM, denormalise: libvmaf's score before
     /// transform and clip. features[input[i]] is the value of features[i].
     double raw(const double *features, const int *input) const;
+    /// The chroma correction on the normalised inputs x, when the model has one.
+    void correct_chroma(double *x) const;
     /// The transform, when enabled.
     double transformed(double y) const;
     /// The clip, when enabled.

@@ -71,6 +71,47 @@ TEST(CliDropIn, EveryFixtureAtFullPrecision)
     EXPECT_EQ(compared, 12);
 }
 
+// Each VMAF v1.0.16 model by its built-in name gives the log libvmaf wrote
+// with the model file, on every pair libvmaf can run it on.
+TEST(CliDropIn, VmafV1BuiltInModels)
+{
+    int compared = 0;
+    for (const testfx::Fixture &f : testfx::fixtures())
+        for (const auto &[model, golden] : f.v1_goldens) {
+            SCOPED_TRACE(f.name + " " + model);
+            expect_golden(log_of(f.name, {"-m", "version=" + model, "--json", "--full-precision"}),
+                          golden);
+            compared++;
+        }
+    EXPECT_EQ(compared, 8 * 7 + 6);
+}
+
+// Where libvmaf 3.2 crashes or refuses a v1 model, the CLI says why and
+// what is accepted.
+TEST(CliDropIn, VmafV1TooSmallSaysTheSmallestSize)
+{
+    const struct {
+        const char *pair, *model, *message;
+    } cases[] = {
+        {"natural2_352x288_yuv420p10le__ref_vs_x265crf32", "vmaf_v1.0.16_3d0h_2160",
+         "speed_chroma: 352x288 is too small: with speed_prescale 0.5 the chroma planes (176x144) scale "
+         "to 88x72, below 80x80 (libvmaf crashes); the smallest accepted frame is 318 wide and 318 high"},
+        {"natural4_176x144_yuv422p__ref_vs_x264crf34", "vmaf_v1.0.16_3d0h",
+         "cambi: encode size 176x144 is too small: width or height must be at least 216"},
+        {"natural5_176x144_yuv444p__ref_vs_mjpegq20", "vmaf_v1.0.16_hfr_5d0h",
+         "cambi: encode size 176x144 is too small: width or height must be at least 216"},
+    };
+    for (const auto &c : cases) {
+        SCOPED_TRACE(std::string(c.pair) + " " + c.model);
+        std::vector<std::string> args = fixture_args(c.pair);
+        args.insert(args.end(), {"-m", std::string("version=") + c.model, "--backend", "cpu", "-q"});
+        const clitest::Result r = run(args);
+        EXPECT_EQ(r.status, 1);
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+        EXPECT_EQ(r.out, "");
+    }
+}
+
 TEST(CliDropIn, SeveralModelsAndTheBootstrapModel)
 {
     for (const testfx::Fixture &f : testfx::fixtures()) {

@@ -168,6 +168,29 @@ TEST_P(Golden, BootstrapModel)
     EXPECT_EQ(compared, static_cast<int>(run.names.size()) * f.frames);
 }
 
+// Each VMAF v1.0.16 model alone, built in, as libvmaf ran it from its file:
+// CAMBI, SpEED chroma, ADM and motion with the model's options, and the score
+// (the chroma correction included: mono1's SpEED chroma values are all 0).
+TEST_P(Golden, VmafV1Models)
+{
+    const Fixture &f = GetParam();
+    if (f.v1_goldens.empty())
+        GTEST_SKIP() << "no VMAF v1 golden for this pair";
+    for (const auto &[model, golden] : f.v1_goldens) {
+        SCOPED_TRACE(model);
+        VmafHipSettings s = testfx::settings_for(f);
+        s.features = nullptr;
+        const std::string spec = "version=" + model;
+        s.models = spec.c_str();
+        const Scored run = score(f, s);
+        int compared = 0;
+        compare(f, run, golden, &compared);
+        // cambi, speed_chroma u/v/uv, 7 adm, 3 motion, vmaf
+        EXPECT_EQ(compared, 15 * f.frames);
+        EXPECT_EQ(compared, static_cast<int>(run.names.size()) * f.frames);
+    }
+}
+
 // n_subsample 3: frames 0, 3, 6, 9 scored and pooled, as libvmaf's
 // --subsample 3 (motion reads every frame).
 TEST(GoldenSubsample, EveryThirdFrame)

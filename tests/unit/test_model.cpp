@@ -18,6 +18,7 @@
 // number of values it holds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cmath>
@@ -59,12 +60,18 @@ std::string extractor_of(const std::string &f)
         return "motion";
     if (f.rfind("VMAF_integer_feature_vif_scale", 0) == 0)
         return "vif";
+    if (f == "VMAF_integer_feature_adm3_score")
+        return "adm";
+    if (f == "VMAF_integer_feature_motion3_score")
+        return "motion";
+    if (f == "Cambi_feature_cambi_score")
+        return "cambi";
+    if (f == "Speed_chroma_feature_speed_chroma_uv_score")
+        return "speed_chroma";
     return "";
 }
 
-// The name under which libvmaf's logs hold a feature read with these
-// options (its alias plus the option suffix).
-std::string golden_name(const ModelFeature &f)
+const std::map<std::string, std::string> &log_alias()
 {
     static const std::map<std::string, std::string> alias = {
         {"VMAF_integer_feature_adm2_score", "integer_adm2"},
@@ -73,8 +80,19 @@ std::string golden_name(const ModelFeature &f)
         {"VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1"},
         {"VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2"},
         {"VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3"},
+        {"VMAF_integer_feature_adm3_score", "integer_adm3"},
+        {"VMAF_integer_feature_motion3_score", "integer_motion3"},
+        {"Cambi_feature_cambi_score", "cambi"},
+        {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv"},
     };
-    std::string n = alias.at(f.libvmaf_name);
+    return alias;
+}
+
+// The name under which libvmaf's logs hold a feature read with these
+// options (its alias plus the option suffix).
+std::string golden_name(const ModelFeature &f)
+{
+    std::string n = log_alias().at(f.libvmaf_name);
     for (const auto &[option, value] : f.options) {
         if (option == "adm_enhn_gain_limit" || option == "vif_enhn_gain_limit")
             n += "_egl_" + value;
@@ -126,6 +144,30 @@ std::string read(const std::string &path)
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+using Golden = std::map<std::string, std::vector<double>>;
+
+// A model's input in a golden. The VMAF v1 models set many options whose
+// suffixes the extractors spell (cambi_hrs_1080_cmxv_17_vlt_0.06, ...): a
+// golden of one such model holds one log name starting with the alias, and
+// that is the input; other models' names are spelled here.
+const std::vector<double> *golden_input(const Golden &g, const ModelFeature &f)
+{
+    if (f.libvmaf_name.find("adm3") == std::string::npos &&
+        f.libvmaf_name.find("motion3") == std::string::npos &&
+        f.libvmaf_name.find("ambi") == std::string::npos && f.libvmaf_name.find("peed") == std::string::npos) {
+        const auto it = g.find(golden_name(f));
+        return it == g.end() ? nullptr : &it->second;
+    }
+    const std::string alias = log_alias().at(f.libvmaf_name);
+    const std::vector<double> *found = nullptr;
+    for (const auto &[name, values] : g)
+        if (name == alias || name.rfind(alias + "_", 0) == 0) {
+            EXPECT_FALSE(found) << "two inputs named " << alias << "*";
+            found = &values;
+        }
+    return found;
+}
+
 // --- ModelGolden -------------------------------------------------------------
 
 const std::vector<std::string> even_pairs = {
@@ -164,12 +206,12 @@ long compare_run(const GoldenRun &run)
         for (const auto &m : models) {
             std::vector<const std::vector<double> *> in, expect;
             for (const ModelFeature &f : m->features()) {
-                const auto it = golden.find(golden_name(f));
-                if (it == golden.end()) {
-                    ADD_FAILURE() << file << " has no " << golden_name(f);
+                const std::vector<double> *values = golden_input(golden, f);
+                if (!values) {
+                    ADD_FAILURE() << file << " has no input " << f.libvmaf_name;
                     return 0;
                 }
-                in.push_back(&it->second);
+                in.push_back(values);
             }
             for (const std::string &o : m->output_names()) {
                 const auto it = golden.find(o);
@@ -246,6 +288,27 @@ TEST(ModelGolden, BootstrapOptions)
     EXPECT_EQ(compare_run(run), 44 * 25 * 3);
 }
 
+TEST(ModelGolden, VmafV1)
+{
+    // each v1.0.16 model alone (-m path=...:name=vmaf), every pair libvmaf
+    // can run it on; mono1's SpEED chroma values are 0, so its scores depend
+    // on the chroma correction
+    long total = 0;
+    for (const std::string &v : testfx::v1_models()) {
+        GoldenRun run{{}, {spec(v)}, 0};
+        long frames = 0;
+        for (const testfx::Fixture &f : testfx::fixtures())
+            for (const auto &[model, file] : f.v1_goldens)
+                if (model == v) {
+                    run.files.push_back(file.substr(std::string("golden/").size()));
+                    frames += f.frames;
+                }
+        EXPECT_EQ(compare_run(run), frames) << v;
+        total += frames;
+    }
+    EXPECT_EQ(total, 8 * (3 * 10 + 3 + 2 + 2 + 4) + 6 * 6);
+}
+
 // --- Builtin -----------------------------------------------------------------
 
 // SHA-256 (FIPS 180-4), to check the embedded files independently of the build.
@@ -307,8 +370,10 @@ TEST(Builtin, Sha256OfTheTestItself)
 
 TEST(Builtin, NamesChecksumsAndFiles)
 {
-    const std::vector<std::string> expect = {"vmaf_v0.6.1", "vmaf_4k_v0.6.1", "vmaf_v0.6.1neg",
-                                             "vmaf_4k_v0.6.1neg", "vmaf_b_v0.6.3"};
+    std::vector<std::string> expect = {"vmaf_v0.6.1", "vmaf_4k_v0.6.1", "vmaf_v0.6.1neg",
+                                       "vmaf_4k_v0.6.1neg", "vmaf_b_v0.6.3"};
+    for (const std::string &v : testfx::v1_models())
+        expect.push_back(v);
     EXPECT_EQ(vmafhip::builtin_models(), expect);
     std::map<std::string, std::string> sums; // file -> sha256
     std::istringstream in(read(models_dir + "/SHA256SUMS"));
@@ -327,30 +392,55 @@ TEST(Builtin, NamesChecksumsAndFiles)
     EXPECT_EQ(vmafhip::find_builtin_model("vmaf_float_v0.6.1"), nullptr);
 }
 
-TEST(Builtin, EachLoadsAndPathEqualsVersion)
+// Every frame of the goldens as the model's input rows.
+std::vector<std::vector<double>> input_rows(const Model &m, const std::vector<std::string> &goldens)
 {
-    // every frame of every vmaf golden as input
-    std::vector<std::vector<double>> frames;
-    for (const std::string &pair : even_pairs) {
-        const auto g = testfx::golden_frames("golden/" + pair + ".models.fullprec.json");
-        for (size_t i = 0; i < g.at("integer_adm2").size(); i++) {
-            frames.emplace_back();
-            for (const char *f : {"integer_adm2", "integer_motion2", "integer_vif_scale0",
-                                  "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"})
-                frames.back().push_back(g.at(f)[i]);
+    std::vector<std::vector<double>> rows;
+    for (const std::string &file : goldens) {
+        const Golden g = testfx::golden_frames(file);
+        std::vector<const std::vector<double> *> in;
+        for (const ModelFeature &f : m.features()) {
+            in.push_back(golden_input(g, f));
+            if (!in.back()) {
+                ADD_FAILURE() << file << " has no input " << f.libvmaf_name;
+                return rows;
+            }
+        }
+        for (size_t i = 0; i < in[0]->size(); i++) {
+            rows.emplace_back();
+            for (const auto *values : in)
+                rows.back().push_back((*values)[i]);
         }
     }
-    ASSERT_EQ(frames.size(), 44u);
+    return rows;
+}
+
+TEST(Builtin, EachLoadsAndPathEqualsVersion)
+{
     for (const std::string &v : vmafhip::builtin_models()) {
         const auto by_version = load(spec(v));
         const auto by_path = load(path_spec(models_dir + "/" + v + ".json", ""));
         ASSERT_TRUE(by_version && by_path) << v;
         EXPECT_EQ(by_version->name(), "vmaf");
         EXPECT_EQ(by_version->main_output(), 0);
-        ASSERT_EQ(by_version->features().size(), 6u) << v;
-        ASSERT_EQ(by_path->features().size(), 6u) << v;
+        const bool v1 = v.rfind("vmaf_v1.0.16", 0) == 0;
+        const size_t n_in = v1 ? 4 : 6;
+        ASSERT_EQ(by_version->features().size(), n_in) << v;
+        ASSERT_EQ(by_path->features().size(), n_in) << v;
         EXPECT_EQ(by_version->output_names(), by_path->output_names()) << v;
-        for (size_t k = 0; k < 6; k++) {
+        std::vector<std::string> goldens;
+        if (v1) {
+            for (const testfx::Fixture &f : testfx::fixtures())
+                for (const auto &[model, file] : f.v1_goldens)
+                    if (model == v)
+                        goldens.push_back(file);
+        } else {
+            for (const std::string &pair : even_pairs)
+                goldens.push_back("golden/" + pair + ".models.fullprec.json");
+        }
+        const auto frames = input_rows(*by_version, goldens);
+        EXPECT_EQ(frames.size(), v1 ? (v.find("3d0h_2160") != std::string::npos ? 41u : 47u) : 44u) << v;
+        for (size_t k = 0; k < n_in; k++) {
             EXPECT_EQ(by_version->features()[k].libvmaf_name, by_path->features()[k].libvmaf_name);
             EXPECT_EQ(by_version->features()[k].options, by_path->features()[k].options);
         }
@@ -517,13 +607,80 @@ TEST(ModelLoad, WrongTypesAndValues)
          "/model_dict/score_transform/knots/2: knots need rising x and non-falling y"},
         {"\"p2\": -0.00705305,", "\"knots\": [[0, 0]],", "1 knots; 2 to 10 are accepted"},
         {"\"model_type\"", "\"chroma_correction_parameter\": 1.0, \"model_type\"",
-         "chroma correction is not supported"},
+         "at /model_dict/chroma_correction_parameter: the chroma correction reads a feature whose "
+         "name contains \"adm3\", and the model has none"},
+        {"\"model_type\"", "\"chroma_correction_parameter\": \"120\", \"model_type\"",
+         "at /model_dict/chroma_correction_parameter: expected a number, found a string"},
         {"\"model_type\"", "\"feature_opts_dicts\": [{}], \"model_type\"",
          "/model_dict/feature_opts_dicts: 1 option objects for 6 features"},
         {"\"model_type\"", "\"feature_opts_dicts\": [{\"a\": []}, {}, {}, {}, {}, {}], \"model_type\"",
-         "/model_dict/feature_opts_dicts/0/a: expected a number or true/false"},
+         "/model_dict/feature_opts_dicts/0/a: expected a number, true/false or a string"},
         {"\"feature_names\": [", many, "71 features; 1 to 64 are accepted"},
     });
+}
+
+// The chroma correction of the v1 models (docs/model.md §3): what libvmaf
+// 3.2 leaves undefined or scores nothing with is refused.
+TEST(ModelLoad, ChromaCorrection)
+{
+    const std::string t = read(models_dir + "/vmaf_v1.0.16_3d0h.json");
+    const std::string at = "at /model_dict/";
+    expect_error(replaced(t, "\"chroma_correction_parameter\": 120.0", "\"chroma_correction_parameter\": 0"),
+                 -EINVAL, {at + "chroma_correction_parameter: 0 gives no score in libvmaf 3.2; a non-zero "
+                                "number is accepted"});
+    expect_error(replaced(t, "\"chroma_correction_parameter\": 120.0", "\"chroma_correction_parameter\": null"),
+                 -EINVAL, {at + "chroma_correction_parameter: expected a number, found null"});
+    expect_error(replaced(t, "\"Speed_chroma_feature_speed_chroma_uv_score\"",
+                          "\"VMAF_integer_feature_adm2_score\""),
+                 -EINVAL, {at + "chroma_correction_parameter: the chroma correction reads a feature whose "
+                                "name contains \"speed_chroma\", and the model has none"});
+    expect_error(replaced(t, "\"VMAF_integer_feature_motion3_score\"", "\"VMAF_integer_feature_adm3_score\""),
+                 -EINVAL, {at + "feature_names/3: a second feature name containing \"adm3\": "
+                                "chroma_correction_parameter needs exactly one"});
+    // any other number is taken; without the key there is no correction
+    expect_loads(replaced(t, "\"chroma_correction_parameter\": 120.0", "\"chroma_correction_parameter\": -2e300"));
+    expect_loads(replaced(t, ",\n        \"chroma_correction_parameter\": 120.0", ""));
+}
+
+// The correction's trigger is the SpEED value as libvmaf recovers it from
+// the normalised input, (slope * x + intercept - intercept) / slope: a value
+// too small to survive that counts as 0, one that survives does not.
+TEST(ModelPredict, ChromaCorrectionTrigger)
+{
+    const auto m = load(spec("vmaf_v1.0.16_3d0h"));
+    ASSERT_TRUE(m);
+    ASSERT_EQ(m->features()[1].libvmaf_name, "Speed_chroma_feature_speed_chroma_uv_score");
+    const double adm3 = 0.93, cambi = 1.4, motion3 = 5.8;
+    double zero, tiny, small;
+    double in[4] = {cambi, 0.0, adm3, motion3};
+    m->predict(in, &zero);
+    in[1] = 1e-30; // slope 0.0726..., intercept -0.000163...: lost in the sum
+    m->predict(in, &tiny);
+    in[1] = 1e-6;
+    m->predict(in, &small);
+    EXPECT_TRUE(same_bits(zero, tiny)) << zero << " " << tiny;
+    EXPECT_FALSE(same_bits(zero, small));
+    // corrected: the SpEED input becomes 120 * (1 - adm3)
+    in[1] = 120.0 - adm3 * 120.0;
+    double corrected;
+    m->predict(in, &corrected);
+    EXPECT_NEAR(zero, corrected, 1e-9);
+    in[1] = 0.5;
+    double other;
+    m->predict(in, &other);
+    EXPECT_GT(std::fabs(zero - other), 1e-3);
+}
+
+TEST(ModelLoad, StringOptionValuesReachTheExtractor)
+{
+    const auto m = load(spec("vmaf_v1.0.16_5d0h"));
+    ASSERT_TRUE(m);
+    const Options &o = m->features()[1].options;
+    EXPECT_NE(std::find(o.begin(), o.end(), std::make_pair(std::string("speed_prescale_method"),
+                                                           std::string("bilinear"))),
+              o.end());
+    EXPECT_NE(std::find(o.begin(), o.end(), std::make_pair(std::string("speed_prescale"), std::string("0.6"))),
+              o.end());
 }
 
 TEST(ModelLoad, NullTermsAndKnotsAreAbsentTerms)
@@ -598,8 +755,10 @@ TEST(ModelLoad, UnknownVersionFeatureOrSpec)
     std::string msg;
     EXPECT_EQ(Model::load(spec("vmaf_float_v0.6.1"), extractor_of, &m, &msg), -EINVAL);
     EXPECT_EQ(msg, "model version \"vmaf_float_v0.6.1\" is not a built-in model (built in: vmaf_v0.6.1, "
-                   "vmaf_4k_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3; other models load "
-                   "with path=FILE)");
+                   "vmaf_4k_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3, vmaf_v1.0.16_3d0h, "
+                   "vmaf_v1.0.16_5d0h, vmaf_v1.0.16_1d5h_2160, vmaf_v1.0.16_3d0h_2160, "
+                   "vmaf_v1.0.16_hfr_3d0h, vmaf_v1.0.16_hfr_5d0h, vmaf_v1.0.16_hfr_1d5h_2160, "
+                   "vmaf_v1.0.16_hfr_3d0h_2160; other models load with path=FILE)");
     auto no_motion = [](const std::string &f) { return f.find("motion") == std::string::npos ? extractor_of(f) : ""; };
     EXPECT_EQ(Model::load(spec("vmaf_v0.6.1"), no_motion, &m, &msg), -EINVAL);
     EXPECT_EQ(msg, "built-in model vmaf_v0.6.1: reads feature \"VMAF_integer_feature_motion2_score\", which "
@@ -662,14 +821,16 @@ TEST(ModelLoad, FileErrors)
 
 TEST(ModelLoad, MutatedFilesNeverCrash)
 {
-    // Random byte changes, cuts and splices of a model and a collection:
+    // Random byte changes, cuts and splices of models and a collection:
     // every load returns 0 or an error with a message, and what loads predicts.
     std::mt19937 rng(20240611);
-    const std::string sources[] = {base_text(), read(models_dir + "/vmaf_v0.6.1neg.json")};
+    // v1: string options and the chroma correction
+    const std::string sources[] = {base_text(), read(models_dir + "/vmaf_v0.6.1neg.json"),
+                                   read(models_dir + "/vmaf_v1.0.16_3d0h_2160.json")};
     const char bytes[] = "{}[]:,\" 0123456789.-+eE\nnulltruefalse";
     int loaded = 0, refused = 0;
     for (int i = 0; i < 3000; i++) {
-        std::string t = sources[i % 2];
+        std::string t = sources[i % 3];
         const int edits = 1 + static_cast<int>(rng() % 4);
         for (int e = 0; e < edits; e++) {
             const size_t at = rng() % t.size();
