@@ -11,6 +11,9 @@
 #ifndef VMAFHIP_FIXTURE_DIR
 #error "VMAFHIP_FIXTURE_DIR must name tests/fixtures"
 #endif
+#ifndef VMAFHIP_GENERATED_FIXTURE_DIR
+#error "VMAFHIP_GENERATED_FIXTURE_DIR must name the folder of make_large_pairs' files"
+#endif
 
 namespace testfx {
 
@@ -118,6 +121,17 @@ const std::vector<Fixture> &fixtures()
     return all;
 }
 
+const std::vector<Fixture> &large_fixtures()
+{
+    static const std::vector<Fixture> all = {
+        make("synth1", 1920, 1080, "yuv420p10le", 10, VMAFHIP_CHROMA_420, "ref", "dis", 3, ALL,
+             ".fullprec.json", false),
+        make("synth2", 3840, 2160, "yuv420p", 8, VMAFHIP_CHROMA_420, "ref", "dis", 3, ALL,
+             ".fullprec.json", false),
+    };
+    return all;
+}
+
 const Fixture &fixture(const std::string &name)
 {
     for (const auto &f : fixtures())
@@ -128,7 +142,8 @@ const Fixture &fixture(const std::string &name)
 
 std::string path(const std::string &file)
 {
-    return std::string(VMAFHIP_FIXTURE_DIR) + "/" + file;
+    const bool generated = file.rfind("synth", 0) == 0 && file.find('/') == std::string::npos;
+    return std::string(generated ? VMAFHIP_GENERATED_FIXTURE_DIR : VMAFHIP_FIXTURE_DIR) + "/" + file;
 }
 
 Clip::Clip(const std::string &file, int w, int h, int bpc, VmafHipChroma chroma)

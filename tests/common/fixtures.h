@@ -45,9 +45,14 @@ std::string test_name(const Fixture &f);
 
 /// All pairs. minsize_adm_17x17 is listed without ADM (undefined in libvmaf).
 const std::vector<Fixture> &fixtures();
+/// The large synthetic pairs (1920x1080 10-bit, 3840x2160 8-bit), made at build
+/// time by tests/fixtures/make_large_pairs.cpp: not in fixtures(), whose
+/// every test they would slow down.
+const std::vector<Fixture> &large_fixtures();
 const Fixture &fixture(const std::string &name);
 
-/// Absolute path of a file in tests/fixtures.
+/// Absolute path of a file in tests/fixtures (the synth* clips: in the build
+/// folder, where make_large_pairs writes them).
 std::string path(const std::string &file);
 
 /// A raw clip in FFmpeg's planar layout, loaded in memory.

@@ -222,6 +222,11 @@ TEST(GoldenSubsample, EveryThirdFrame)
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, Golden, testing::ValuesIn(testfx::fixtures()),
                          [](const testing::TestParamInfo<testfx::Fixture> &i) { return testfx::test_name(i.param); });
+// 1920x1080 at 10 bits and 3840x2160 at 8 bits, made at build time: CAMBI's
+// high-resolution path (above 1080p) and the v1 models where they are meant
+// to run.
+INSTANTIATE_TEST_SUITE_P(Large, Golden, testing::ValuesIn(testfx::large_fixtures()),
+                         [](const testing::TestParamInfo<testfx::Fixture> &i) { return testfx::test_name(i.param); });
 
 // Reports the figures the quality bar asks for: max |ours - golden| per feature.
 class MaxDiffReport : public testing::Environment {
