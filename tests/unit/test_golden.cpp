@@ -191,6 +191,46 @@ TEST_P(Golden, VmafV1Models)
     }
 }
 
+// vmaf_v0.6.1 beside two v1 models in one context: each model's outputs are
+// its golden's, and the v1 models' common extractors (CAMBI, SpEED, ADM with
+// the v1 options) run once.
+TEST(GoldenModels, V061BesideV1)
+{
+    const Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
+    VmafHipSettings s = testfx::settings_for(f);
+    s.features = nullptr;
+    s.models = "version=vmaf_v0.6.1|version=vmaf_v1.0.16_3d0h:name=vmaf_v1|"
+               "version=vmaf_v1.0.16_hfr_3d0h:name=vmaf_hfr";
+    const Scored run = score(f, s);
+    ASSERT_FALSE(run.names.empty());
+    // v0.6.1: adm 7, motion 3, vif 4, vmaf; 3d0h: cambi, speed 3, adm 7,
+    // motion 3, its score; hfr_3d0h: its own motion 3 and score, the rest shared
+    EXPECT_EQ(run.names.size(), 15u + 15u + 4u);
+    int compared = 0;
+    const struct {
+        std::string golden, model_output, golden_output;
+    } runs[] = {
+        {f.golden, "vmaf", "vmaf"},
+        {"golden/" + f.name + ".vmaf_v1.0.16_3d0h.fullprec.json", "vmaf_v1", "vmaf"},
+        {"golden/" + f.name + ".vmaf_v1.0.16_hfr_3d0h.fullprec.json", "vmaf_hfr", "vmaf"},
+    };
+    std::vector<bool> seen(run.names.size());
+    for (const auto &r : runs)
+        for (const auto &[name, values] : testfx::golden_frames(r.golden)) {
+            const std::string ours = name == r.golden_output ? r.model_output : name;
+            const auto it = std::find(run.names.begin(), run.names.end(), ours);
+            if (it == run.names.end())
+                continue; // psnr, float_ssim of the v0.6.1 golden
+            const size_t k = static_cast<size_t>(it - run.names.begin());
+            seen[k] = true;
+            for (size_t i = 0; i < run.frames.size(); i++, compared++)
+                EXPECT_TRUE(same_double(run.frames[i][k], values[i]))
+                    << ours << " frame " << i << ": " << run.frames[i][k] << " golden " << values[i];
+        }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), false), 0);
+    EXPECT_EQ(compared, 3 * 15 * 10); // every output of each golden but psnr and float_ssim
+}
+
 // n_subsample 3: frames 0, 3, 6, 9 scored and pooled, as libvmaf's
 // --subsample 3 (motion reads every frame).
 TEST(GoldenSubsample, EveryThirdFrame)
