@@ -805,6 +805,50 @@ def test_models(t):
                 f'the log differs from libvmaf\'s ({log} vs {p.base}.modelopts.json)')
 
 
+def test_vmaf_v1(t):
+    """The VMAF v1.0.16 built-in models. Two in one model string (the 3H model and its HFR
+    variant, which shares CAMBI, SpEED and ADM and adds its own motion): every frame holds
+    both goldens' scores, each equal to libvmaf's printed %.6f, and one "VMAF score" line per
+    model. The README's 10-bit command line (8-bit inputs converted by format=): the scores
+    equal the library's on the same frames converted by this ffmpeg. Sizes libvmaf 3.2
+    crashes on or refuses stop with the smallest accepted size."""
+    p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
+    g3 = [fr['metrics'] for fr in load_json(p.base + '.vmaf_v1.0.16_3d0h.fullprec.json')['frames']]
+    gh = [{('vmaf_hfr' if k == 'vmaf' else k): v for k, v in fr['metrics'].items()}
+          for fr in load_json(p.base + '.vmaf_v1.0.16_hfr_3d0h.fullprec.json')['frames']]
+    golden = [{**a, **b} for a, b in zip(g3, gh)]
+    spec = q('version=vmaf_v1.0.16_3d0h|version=vmaf_v1.0.16_hfr_3d0h:name=vmaf_hfr')
+    (frames,), r = t.score(p.input(), f"[0:v][1:v]{t.filt(f'feature=:model={spec}')}[o0]")
+    nb = t.compare_golden(frames, p, set(golden[0]), 'v1 models', golden=golden)
+    t.check(nb == 10 * 19, f'v1 models: {nb} values compared, expected 10 frames x 19 scores')
+    want = ['%f' % pool([g[m] for g in golden], 'mean') for m in ('vmaf', 'vmaf_hfr')]
+    t.check(vmaf_score_lines(r.stderr) == want, f'v1 models: VMAF score lines {vmaf_score_lines(r.stderr)}, '
+                                                f'expected {want}')
+
+    # 10-bit measurement from 8-bit inputs (README)
+    conv = []
+    for fx in (p.dis, p.ref):
+        path = t.tmpfile(f'{fx.tag}_10bit.yuv')
+        t.run(t.ffmpeg_cmd(*fx.input(), '-pix_fmt', 'yuv420p10le', '-f', 'rawvideo', path))
+        conv.append(path)
+    graph = ('[0:v]format=yuv420p10le[dis];[1:v]format=yuv420p10le[ref];'
+             f"[dis][ref]{t.filt('feature=:model=version=vmaf_v1.0.16_3d0h')}[o0]")
+    (frames,), _ = t.score(p.input(), graph)
+    want = t.probe_scores(p.dis.w, p.dis.h, 'yuv420p10le', conv[0], conv[1], '', 'version=vmaf_v1.0.16_3d0h')
+    t.check(len(frames) == len(want) == p.dis.frames, f'10 bits: {len(frames)} frames, library {len(want)}')
+    for fr, w in zip(frames, want):
+        t.check(fr['tags'] == w, f'10 bits, frame {fr["n"]}: filter {fr["tags"]}, library {w}')
+    t.check(frames and frames[0]['tags'].get('vmaf') != '%.6f' % g3[0]['vmaf'],
+            '10 bits: the score equals the 8-bit one; were the frames converted?')
+
+    for stem, model, pattern in (
+            ('natural2_352x288_yuv420p10le__ref_vs_x265crf32', 'vmaf_v1.0.16_3d0h_2160',
+             r'speed_chroma: 352x288 is too small: .*the smallest accepted frame is 318 wide and 318 high'),
+            ('natural4_176x144_yuv422p__ref_vs_x264crf34', 'vmaf_v1.0.16_3d0h',
+             r'cambi: encode size 176x144 is too small: width or height must be at least 216')):
+        error_case(t, t.pair(stem), f'feature=:model=version={model}', pattern, f'{model} on {stem}')
+
+
 # --- streams ------------------------------------------------------------------------
 def fixture_copy(fx, path, frames):
     c = Fixture.__new__(Fixture)
@@ -1022,7 +1066,7 @@ def test_bitdepth(t):
     """12-bit (the 10-bit fixture scaled by 4; every extractor and the default model) and
     16-bit (by 64; psnr, float_ssim, motion) input: the filter's metadata equals the
     library's scores on the same data (vmafhip_probe, through the public API)."""
-    p = next(p for p in t.pairs() if p.ref.pix_fmt == 'yuv420p10le')
+    p = t.pair('natural2_352x288_yuv420p10le__ref_vs_x265crf32')
     for pix_fmt, factor, feats, model in (
             ('yuv420p12le', 4, ALL_FEATURES, DEFAULT_MODEL),
             ('yuv420p16le', 64, 'name=psnr|name=float_ssim|name=motion', '')):
@@ -1057,7 +1101,7 @@ def test_range_error(t):
     frames reach ffmpeg's output only if no filter stands between libvmaf_hip and it (ffmpeg
     drops frames still in the graph at an error); checked here with the filter output
     mapped directly. No leak or memory error on the error path (valgrind, CPU)."""
-    p = next(p for p in t.pairs() if p.ref.pix_fmt == 'yuv420p10le')
+    p = t.pair('natural2_352x288_yuv420p10le__ref_vs_x265crf32')
     size = frame_size(p.dis.w, p.dis.h, p.dis.pix_fmt)
     pts = main_pts(t, p.dis)
     keys = p.keys(['psnr', 'float_ssim'] + MODEL_FEATURES)
@@ -1149,7 +1193,7 @@ def direct_output(t, inputs, graph, env=None):
 def test_adm_limits(t):
     """ADM refuses what libvmaf cannot do, with the library's message: 16-bit input (also
     through the default model) and adm_csf_mode=1."""
-    p = next(p for p in t.pairs() if p.ref.pix_fmt == 'yuv420p10le')
+    p = t.pair('natural2_352x288_yuv420p10le__ref_vs_x265crf32')
     dis, ref = scaled(t, p.dis, 64, 'yuv420p16le'), scaled(t, p.ref, 64, 'yuv420p16le')
     for opts in ('feature=name=adm:model=', 'feature='):
         _, r = t.score(dis.input() + ref.input(), f'[0:v][1:v]{t.filt(opts)}[o0]', expect_ok=False)
@@ -1586,6 +1630,7 @@ TESTS = {
     'golden-vmaf': lambda t: golden_test(t, 'vmaf'),
     'dropin': test_dropin,
     'models': test_models,
+    'vmaf-v1': test_vmaf_v1,
     'metadata': test_metadata,
     'ffprobe': test_ffprobe,
     'eof': test_eof,

@@ -138,6 +138,23 @@ class Ladder(TempDirTestCase):
         # Nothing half-written is left behind.
         self.assertEqual([f for f in os.listdir(folder) if f.startswith(".")], [])
 
+    def test_vmaf_v1_model(self):
+        """The plan's model is any built-in, the VMAF v1 ones included: libvmaf's scores."""
+        out = os.path.join(self.tmp, "out")
+        doc = ladder_plan(out)
+        doc["model"] = "vmaf_v1.0.16_3d0h"
+        doc["titles"] = doc["titles"][:1]
+        doc["titles"][0]["renditions"] = doc["titles"][0]["renditions"][:2]
+        out, (_, report) = self.run_ladder(doc)
+        self.assertEqual(report.counts(), {"scored": 2, "reused": 0, "failed": 0})
+        rows = by_name(read_json(os.path.join(out, "natural1", "summary.json")))
+        for name, pair in (("same", "ref"), ("crf38", "x264crf38")):
+            want = golden(f"natural1_576x324_yuv420p__ref_vs_{pair}.vmaf_v1.0.16_3d0h.fullprec.json")
+            self.assertEqual(rows[name]["vmaf_mean"], float("%.6f" % want["vmaf"]["mean"]), name)
+            # the ladder pools the log's 6-decimal values itself
+            self.assertAlmostEqual(rows[name]["vmaf_harmonic_mean"], want["vmaf"]["harmonic_mean"],
+                                   delta=1e-6, msg=name)
+
     def test_one_worker_and_two_agree(self):
         out2, _ = self.run_ladder()
         out1 = os.path.join(self.tmp, "out1")
