@@ -10,7 +10,7 @@
 
 namespace fuzz {
 
-constexpr int kW = 64, kH = 48; // above every extractor's minimum size
+constexpr int kW = 64, kH = 48; // above every minimum size but CAMBI's and SpEED's, whose options are still parsed
 
 /// Settings for a kW x kH 8-bit 4:2:0 context on the CPU that logs nothing.
 inline VmafHipSettings quiet_settings()
