@@ -53,6 +53,9 @@ const Workload combined[] = {
     {"all", "psnr|float_ssim|adm", nullptr},
     {"vmaf", nullptr, "version=vmaf_v0.6.1"},
     {"vmaf+", "psnr|float_ssim", "version=vmaf_v0.6.1"},
+    // VMAF v1: CAMBI, SpEED chroma (the chroma planes are read), ADM, motion
+    {"v1", nullptr, "version=vmaf_v1.0.16_3d0h"},
+    {"v1_2160", nullptr, "version=vmaf_v1.0.16_1d5h_2160"},
 };
 
 /// The row called `name`: an extractor alone (its name is the table's
@@ -349,7 +352,8 @@ void usage()
         "  --bits 8,10,...        bit depths (default 8,10; 10 only at 1920x1080)\n"
         "  --features LIST        rows: an extractor alone (%s),\n"
         "                         all (psnr+float_ssim+adm), vmaf (model vmaf_v0.6.1), vmaf+\n"
-        "                         (vmaf_v0.6.1 + psnr + float_ssim) (default: psnr,\n"
+        "                         (vmaf_v0.6.1 + psnr + float_ssim), v1 (vmaf_v1.0.16_3d0h),\n"
+        "                         v1_2160 (vmaf_v1.0.16_1d5h_2160) (default: psnr,\n"
         "                         float_ssim,adm,all)\n"
         "  --backends LIST        cpu,hip (default both)\n"
         "  --streams 1,2,4        concurrent contexts on one GPU (default 1)\n"
