@@ -52,6 +52,7 @@ class Probe:
     duration: float     # seconds
     bytes: int
     rate: Fraction      # frames per second, constant (checked on every frame's time)
+    codec: str = ""     # ffprobe's codec_name: h264, hevc, rawvideo, ...
 
 
 def same_rate(a, b):
@@ -87,8 +88,8 @@ def probe(ffprobe, video, role):
     variable frame rate: frames are scored by position."""
     require_file(video.path, role)
     what = f"{role} {video.path}"
-    entries = ("stream=width,height,pix_fmt,avg_frame_rate,r_frame_rate,time_base,duration_ts"
-               ":format=duration,format_name")
+    entries = ("stream=codec_name,width,height,pix_fmt,avg_frame_rate,r_frame_rate,time_base,"
+               "duration_ts:format=duration,format_name")
     if video.raw or video.path.lower().endswith(".y4m"):
         info = _ffprobe(ffprobe, video, entries, what)
         if info["format"].get("format_name") in FIXED_FRAME_FORMATS:
@@ -136,7 +137,8 @@ def _fixed_frames(video, info, what):
 def _probe(video, info, frames, rate):
     stream = info["streams"][0]
     return Probe(int(stream["width"]), int(stream["height"]), stream.get("pix_fmt", ""), frames,
-                 _duration(info, stream, frames), os.path.getsize(video.path), rate)
+                 _duration(info, stream, frames), os.path.getsize(video.path), rate,
+                 stream.get("codec_name", ""))
 
 
 def _fraction(text):

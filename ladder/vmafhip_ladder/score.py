@@ -1,14 +1,16 @@
 """Scoring a title's renditions against its source with the libvmaf_hip filter (a Dask task).
 
 One ffmpeg per title decodes the source once, splits it, and scores every rendition that needs
-scoring with a filter instance and a log of its own.
+scoring with a filter instance and a log of its own. Inputs are decoded on the worker's GPU
+(NVDEC) where it can (see decode), else on the CPU; a run that fails with NVDEC runs again on
+the CPU.
 """
 
 import os
 from contextlib import ExitStack
 from dataclasses import dataclass
 
-from . import __version__, atomic, manifest, placement, vmaflog
+from . import __version__, atomic, decode, manifest, placement, vmaflog
 from .errors import RenditionFailed, failure
 from .media import Probe, identity, probe, rate_text, require_file, same_rate
 from .plan import Rendition
@@ -37,10 +39,16 @@ def _upscale(index, width, height, pix_fmt, time_base, scale_flags):
             f"format={pix_fmt}")
 
 
+def _source(index, pix_fmt, time_base):
+    """Input `index`, the source, in `pix_fmt`: the format it is decoded in (nv12 from NVDEC),
+    which the renditions are brought to as well, so that nothing is converted twice."""
+    return f"[{index}:v]{align(time_base)},format={pix_fmt}"
+
+
 def filter_graph(width, height, pix_fmt, time_base, scale_flags, model, log_name, placing):
     """One rendition (input 0) against the source (input 1)."""
     return (f"{_upscale(0, width, height, pix_fmt, time_base, scale_flags)}[dis];"
-            f"[1:v]{align(time_base)}[ref];[dis][ref]{_vmaf(model, log_name, placing)}")
+            f"{_source(1, pix_fmt, time_base)}[ref];[dis][ref]{_vmaf(model, log_name, placing)}")
 
 
 def title_graph(width, height, pix_fmt, time_base, scale_flags, model, logs, placing):
@@ -50,23 +58,30 @@ def title_graph(width, height, pix_fmt, time_base, scale_flags, model, logs, pla
     input k into its log and gives its frames to the output pad [ok].
     """
     n = len(logs)
-    parts = [f"[{n}:v]{align(time_base)},split={n}" + "".join(f"[ref{k}]" for k in range(n))]
+    parts = [f"{_source(n, pix_fmt, time_base)},split={n}" + "".join(f"[ref{k}]" for k in range(n))]
     for k, (name, log_name) in enumerate(logs):
         parts.append(f"{_upscale(k, width, height, pix_fmt, time_base, scale_flags)}[dis{k}]")
         parts.append(f"[dis{k}][ref{k}]{_vmaf(model, log_name, placing, f'@{name}')}[o{k}]")
     return ";".join(parts)
 
 
-def command(ffmpeg, dis, ref, graph):
-    return [ffmpeg, "-nostdin", "-v", "error", *dis.input_args(), "-i", dis.path,
-            *ref.input_args(), "-i", ref.path, "-lavfi", graph, "-f", "null", "-"]
+def _input(video, decoder):
+    return [*decoder.input_args(), *video.input_args(), "-i", video.path]
 
 
-def title_command(ffmpeg, renditions, ref, graph):
-    """`title_graph`'s ffmpeg: every instance's output pad goes to a null output of its own."""
-    inputs = [arg for dis in renditions for arg in (*dis.input_args(), "-i", dis.path)]
+def command(ffmpeg, dis, ref, graph, decoders=(decode.CPU, decode.CPU)):
+    """`filter_graph`'s ffmpeg; `decoders` decode the rendition and the source."""
+    return [ffmpeg, "-nostdin", "-v", "error", *_input(dis, decoders[0]), *_input(ref, decoders[1]),
+            "-lavfi", graph, "-f", "null", "-"]
+
+
+def title_command(ffmpeg, renditions, ref, graph, decoders=None):
+    """`title_graph`'s ffmpeg: every instance's output pad goes to a null output of its own.
+    `decoders` decode the renditions, then the source (default: all on the CPU)."""
+    decoders = decoders or [decode.CPU] * (len(renditions) + 1)
+    inputs = [arg for dis, dec in zip(renditions, decoders) for arg in _input(dis, dec)]
     outputs = [arg for k in range(len(renditions)) for arg in ("-map", f"[o{k}]", "-f", "null", "-")]
-    return [ffmpeg, "-nostdin", "-v", "error", *inputs, *ref.input_args(), "-i", ref.path,
+    return [ffmpeg, "-nostdin", "-v", "error", *inputs, *_input(ref, decoders[-1]),
             "-lavfi", graph, *outputs]
 
 
@@ -129,12 +144,38 @@ def _check(job, ref_info):
                               "rendition has every frame of its source (none cut, dropped or added)")
 
 
-def _score(ffmpeg, source, ref_info, jobs, model, scale_flags):
-    """Score `jobs` in one ffmpeg run; return {name: result}. Raises RenditionFailed, writing no
+def _decoded(dis_decoder, source_decoder, fallback):
+    """The summary's word for where a rendition and its source were decoded: nvdec, cpu,
+    nvdec/cpu (rendition/source), or cpu with the reason NVDEC was given up."""
+    if fallback:
+        return f"cpu (NVDEC failed: {fallback})"
+    if dis_decoder == source_decoder:
+        return dis_decoder.name
+    return f"{dis_decoder.name}/{source_decoder.name}"
+
+
+def _score(ffmpeg, source, ref_info, jobs, model, scale_flags, gpu=None):
+    """Score `jobs` in one ffmpeg run, decoding on GPU `gpu`'s NVDEC what it can (None: the
+    CPU). Should a run with NVDEC fail (no driver, a stream it refuses), it runs again with
+    every input decoded on the CPU. Returns {name: result}; raises RenditionFailed, writing no
     log, when the run or any of its logs fails."""
+    decoders = [decode.choose(gpu, job.info) for job in jobs] + [decode.choose(gpu, ref_info)]
+    if all(d == decode.CPU for d in decoders):
+        return _score_once(ffmpeg, source, ref_info, jobs, model, scale_flags, decoders)
+    try:
+        return _score_once(ffmpeg, source, ref_info, jobs, model, scale_flags, decoders)
+    except RenditionFailed as e:
+        reason = (e.detail or e.message).strip().splitlines()[-1][:120]
+    return _score_once(ffmpeg, source, ref_info, jobs, model, scale_flags, [decode.CPU] * len(decoders),
+                       fallback=reason)
+
+
+def _score_once(ffmpeg, source, ref_info, jobs, model, scale_flags, decoders, fallback=None):
+    """One ffmpeg run of `jobs`; `decoders` decode the renditions, then the source; `fallback`,
+    the reason NVDEC was given up, or None."""
     folder = os.path.dirname(jobs[0].log_path)
     time_base = 1 / ref_info.rate
-    geometry = (ref_info.width, ref_info.height, ref_info.pix_fmt,
+    geometry = (ref_info.width, ref_info.height, decoders[-1].output_format(ref_info.pix_fmt),
                 f"{time_base.numerator}/{time_base.denominator}", scale_flags, model)
     placing = placement.filter_options(*placement.from_environ())
     names = ", ".join(job.rendition.name for job in jobs)
@@ -145,11 +186,11 @@ def _score(ffmpeg, source, ref_info, jobs, model, scale_flags):
         tmps = [os.path.basename(staging.enter_context(atomic.staged(job.log_path))) for job in jobs]
         if len(jobs) == 1:
             cmd = command(ffmpeg, jobs[0].rendition.video, source,
-                          filter_graph(*geometry, tmps[0], placing))
+                          filter_graph(*geometry, tmps[0], placing), decoders)
         else:
             graph = title_graph(*geometry, [(job.rendition.name, tmp) for job, tmp in zip(jobs, tmps)],
                                 placing)
-            cmd = title_command(ffmpeg, [job.rendition.video for job in jobs], source, graph)
+            cmd = title_command(ffmpeg, [job.rendition.video for job in jobs], source, graph, decoders)
         run(cmd, f"scoring {names}", cwd=folder)
         logs = {}
         for job, tmp in zip(jobs, tmps):
@@ -158,10 +199,11 @@ def _score(ffmpeg, source, ref_info, jobs, model, scale_flags):
             except vmaflog.LogError as e:
                 raise RenditionFailed(f"scoring {job.rendition.name}: {e}") from None
     results = {}
-    for job in jobs:
+    for job, decoder in zip(jobs, decoders):
         info = job.info
         facts = {"width": info.width, "height": info.height, "frames": info.frames,
-                 "bitrate_kbps": round(info.bytes * 8 / info.duration / 1000, 3)}
+                 "bitrate_kbps": round(info.bytes * 8 / info.duration / 1000, 3),
+                 "decode": _decoded(decoder, decoders[-1], fallback)}
         manifest.write(job.log_path, job.work, frames=info.frames, facts=facts, command=job.recipe,
                        inputs=job.inputs)
         results[job.rendition.name] = _result(*logs[job.rendition.name], facts, reused=False)
@@ -173,6 +215,7 @@ def _score_all(ffmpeg, source, jobs, model, scale_flags):
     pass scored together; should that run fail, one by one, so the failing one is named."""
     try:
         ffmpeg, ffprobe = locate(ffmpeg)
+        gpu = decode.worker_gpu(ffmpeg)
         ref_info = probe(ffprobe, source, "source")
     except RenditionFailed as e:
         return {job.rendition.name: failure(e.message, e.detail) for job in jobs}
@@ -186,12 +229,12 @@ def _score_all(ffmpeg, source, jobs, model, scale_flags):
             results[job.rendition.name] = failure(e.message, e.detail)
     if len(ready) > 1:
         try:
-            return results | _score(ffmpeg, source, ref_info, ready, model, scale_flags)
+            return results | _score(ffmpeg, source, ref_info, ready, model, scale_flags, gpu)
         except RenditionFailed:
             pass
     for job in ready:
         try:
-            results |= _score(ffmpeg, source, ref_info, [job], model, scale_flags)
+            results |= _score(ffmpeg, source, ref_info, [job], model, scale_flags, gpu)
         except RenditionFailed as e:
             results[job.rendition.name] = failure(e.message, e.detail)
     return results

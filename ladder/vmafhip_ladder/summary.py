@@ -12,7 +12,7 @@ BASENAME = "summary"   # summary.json, summary.csv
 
 COLUMNS = ("rendition", "size", "frames", "bitrate_kbps", "vmaf_mean", "vmaf_harmonic_mean",
            "vmaf_1pct_low", "vmaf_p1", "vmaf_p5", "vmaf_min", "psnr_y_mean", "float_ssim_mean",
-           "on_hull", "bd_rate_pct", "status", "error")
+           "on_hull", "bd_rate_pct", "decode", "status", "error")
 BD_DECIMALS = 4
 
 
@@ -23,7 +23,8 @@ def row(name, result):
                 "error": result["error"]}
     return {"rendition": name, "size": f"{result['width']}x{result['height']}",
             "frames": result["frames"], "bitrate_kbps": result["bitrate_kbps"], **result["scores"],
-            "on_hull": None, "bd_rate_pct": None, "status": "ok", "error": None}
+            "on_hull": None, "bd_rate_pct": None, "decode": result.get("decode"), "status": "ok",
+            "error": None}
 
 
 def hull_rows(rows):

@@ -32,7 +32,7 @@ class TitleGraph(unittest.TestCase):
         graph = score.title_graph(1920, 1080, "yuv420p", "1/24", "bicubic", "vmaf_v0.6.1",
                                   [("720p", "a.json"), ("360p", "b.json")], "backend=cpu")
         chains = graph.split(";")
-        self.assertEqual(chains[0], "[2:v]settb=1/24,setpts=N,split=2[ref0][ref1]")
+        self.assertEqual(chains[0], "[2:v]settb=1/24,setpts=N,format=yuv420p,split=2[ref0][ref1]")
         for k, (name, log) in enumerate((("720p", "a.json"), ("360p", "b.json"))):
             self.assertEqual(chains[1 + 2 * k], f"[{k}:v]settb=1/24,setpts=N,"
                                                 f"scale=1920:1080:flags=bicubic,format=yuv420p[dis{k}]")
