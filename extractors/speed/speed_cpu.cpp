@@ -1,11 +1,14 @@
-// SpEED CPU reference: conversion (§2.1), prescale (§5.1), filters and
-// decimation (§5.2, §5.3), covariance (§5.4), eigenvalues (§5.5), the solve
-// (§5.6), variances and entropies (§5.7, §5.8), the plane score (§6) and
-// speed_chroma's U, V, UV (§7). Every float and double rounding point and
-// summation order is the page's; the build has no contraction.
+// SpEED CPU code: conversion (§2.1); the pass of one plane side through
+// kernels/speed/speed_ops.h, the arithmetic the GPU kernels run too:
+// prescale (§5.1), filters and decimation (§5.2, §5.3), covariance (§5.4);
+// and, for both backends, on the host: eigenvalues (§5.5), the solve (§5.6),
+// variances and entropies (§5.7, §5.8) and the plane score (§6). Every
+// float and double rounding point and summation order is the page's; the
+// build has no contraction.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <cstddef>
 #include <vector>
 
 #include "extractors/speed/speed.h"
@@ -14,103 +17,19 @@ namespace vmafhip {
 
 namespace {
 
-constexpr int NE = 25; // positions in a 5x5 block
+constexpr int NE = SPEED_NE;
 constexpr double LOG2_2PIE = 0x1.06073a671183dp+2; // C of §5.8
 
 using Mat = float[NE][NE];
 
 float fsqrt(float x) { return std::sqrt(x); }
 
-// §5.2: reflect-101.
-int mirror(int t, int n) { return t < 0 ? -t : (t >= n ? 2 * n - t - 2 : t); }
-
-// §5.2: the separable filter at one sample (i, j) of a w x h image.
-float filter_at(const std::vector<float> &f, const float *img, int w, int h, int i, int j)
-{
-    const int fw = static_cast<int>(f.size()), r = fw / 2;
-    float out = 0.0f;
-    for (int q = 0; q < fw; q++) {
-        const int col = mirror(j - r + q, w);
-        float v = 0.0f;
-        for (int k = 0; k < fw; k++)
-            v = v + f[static_cast<size_t>(k)] * img[static_cast<size_t>(mirror(i - r + k, h)) * w + col];
-        out = out + f[static_cast<size_t>(q)] * v;
-    }
-    return out;
-}
-
-// §5.1: one scaled sample, rows outer, columns inner; each term the product
-// of the two weights times the sample, summed in float from 0; lanczos4
-// divides by the sum of the weights.
-float resample_at(const SpeedPlan &p, const float *s, int x, int y)
-{
-    const size_t ox = static_cast<size_t>(x) * p.ax.taps, oy = static_cast<size_t>(y) * p.ay.taps;
-    float acc = 0.0f, wsum = 0.0f;
-    for (int j = 0; j < p.ay.taps; j++) {
-        const float *row = s + static_cast<size_t>(p.ay.idx[oy + j]) * p.ow;
-        for (int i = 0; i < p.ax.taps; i++) {
-            const float w = p.ax.w[ox + i] * p.ay.w[oy + j];
-            wsum = wsum + w;
-            acc = acc + row[p.ax.idx[ox + i]] * w;
-        }
-    }
-    return p.normalise ? acc / wsum : acc;
-}
-
-// §5.1 to §5.3: the mean-removed operating image E (opw x oph, row-major).
-std::vector<float> band_pass(const SpeedPlan &p, const std::vector<float> &plane)
-{
-    std::vector<float> resampled;
-    const float *s = plane.data();
-    if (p.resample) {
-        resampled.resize(static_cast<size_t>(p.sw) * p.sh);
-        for (int y = 0; y < p.sh; y++)
-            for (int x = 0; x < p.sw; x++)
-                resampled[static_cast<size_t>(y) * p.sw + x] = resample_at(p, s, x, y);
-        s = resampled.data();
-    }
-    // §5.2: the anti-alias filter at the decimated positions only.
-    std::vector<float> d(static_cast<size_t>(p.opw) * p.oph);
-    for (int i = 0; i < p.oph; i++)
-        for (int j = 0; j < p.opw; j++)
-            d[static_cast<size_t>(i) * p.opw + j] = filter_at(p.taps_a, s, p.sw, p.sh, 16 * i, 16 * j);
-    // §5.3.
-    std::vector<float> e(d.size());
-    for (int i = 0; i < p.oph; i++)
-        for (int j = 0; j < p.opw; j++) {
-            const size_t k = static_cast<size_t>(i) * p.opw + j;
-            e[k] = d[k] - filter_at(p.taps_l, d.data(), p.opw, p.oph, i, j);
-        }
-    return e;
-}
-
-// §5.4.
-void covariance(const SpeedPlan &p, const std::vector<float> &e, Mat k)
-{
-    const int n = p.subw * p.subh;
-    const size_t w = static_cast<size_t>(p.opw);
-    float mean[NE];
-    for (int q = 0; q < NE; q++) {
-        const float *base = e.data() + (q / 5) * w + q % 5;
-        float s = 0.0f;
-        for (int i = 0; i < p.subh; i++)
-            for (int j = 0; j < p.subw; j++)
-                s = s + base[i * w + j];
-        mean[q] = s / static_cast<float>(n);
-    }
-    for (int a = 0; a < NE; a++)
-        for (int b = 0; b <= a; b++) {
-            const float *x = e.data() + (a / 5) * w + a % 5;
-            const float *y = e.data() + (b / 5) * w + b % 5;
-            const double mx = mean[a], my = mean[b];
-            double acc = 0.0;
-            for (int i = 0; i < p.subh; i++)
-                for (int j = 0; j < p.subw; j++)
-                    acc = acc + (static_cast<double>(x[i * w + j]) - mx) *
-                                    (static_cast<double>(y[i * w + j]) - my);
-            k[a][b] = k[b][a] = static_cast<float>(acc / static_cast<double>(n));
-        }
-}
+// A float image as speed_ops.h's filters read it: src(row, column).
+struct FloatImage {
+    const float *data;
+    int stride;
+    float operator()(int y, int x) const { return data[static_cast<size_t>(y) * stride + x]; }
+};
 
 // §5.5, tridiagonalisation.
 void tridiagonalise(Mat a, float *d, float *e)
@@ -328,22 +247,24 @@ bool solve(const Mat k, const std::vector<float> &y, int nb, std::vector<float> 
     return true;
 }
 
-// §5.4 to §5.8 on one side: entropies and variances per block; true when
-// the plane is singular.
-bool estimate(const SpeedPlan &p, const std::vector<float> &e, std::vector<float> *ent,
+// §5.5 to §5.8 on one side (K and E, speed_side()): entropies and
+// variances per block; true when the plane is singular.
+bool estimate(const SpeedPlan &p, const float *side, std::vector<float> *ent,
               std::vector<float> *var)
 {
     Mat k;
-    covariance(p, e, k);
+    std::memcpy(k, side, sizeof k);
+    const float *e = side + NE * NE;
     float lambda[NE];
     eigenvalues(k, lambda);
     const size_t nb = static_cast<size_t>(p.nb);
+    const int tw = p.d.tw;
     std::vector<float> y(NE * nb), x(NE * nb, 0.0f);
     for (int q = 0; q < NE; q++)
         for (int bi = 0; bi < p.nbv; bi++)
             for (int bj = 0; bj < p.nbh; bj++)
                 y[q * nb + static_cast<size_t>(bi) * p.nbh + bj] =
-                    e[static_cast<size_t>(bi * 5 + q / 5) * p.opw + bj * 5 + q % 5];
+                    e[static_cast<size_t>(bi * 5 + q / 5) * tw + bj * 5 + q % 5];
     bool singular = false;
     for (float l : lambda)
         if (static_cast<double>(l) < 1e-6)
@@ -405,24 +326,59 @@ void speed_convert(const PlaneView &pv, int bpc, std::vector<float> *out)
         for (int y = 0; y < pv.h; y++) {
             const uint8_t *r = pv.row<uint8_t>(y);
             for (int x = 0; x < pv.w; x++)
-                *o++ = static_cast<float>(r[x]) + static_cast<float>(-128);
+                *o++ = speed_sample(r[x], 8);
         }
         return;
     }
-    const float div = static_cast<float>(1 << (bpc - 8));
     for (int y = 0; y < pv.h; y++) {
         const uint16_t *r = pv.row<uint16_t>(y);
         for (int x = 0; x < pv.w; x++)
-            *o++ = static_cast<float>(r[x]) / div + static_cast<float>(-128);
+            *o++ = speed_sample(r[x], bpc);
     }
 }
 
-float speed_plane_score(const SpeedPlan &p, const std::vector<float> &ref,
-                        const std::vector<float> &dis, bool *singular)
+void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side)
+{
+    const SpeedDims &d = p.d;
+    FloatImage src{plane.data(), d.ow};
+    std::vector<float> resampled;
+    if (d.resample) {
+        resampled.resize(static_cast<size_t>(d.sw) * d.sh);
+        for (int y = 0; y < d.sh; y++)
+            for (int x = 0; x < d.sw; x++)
+                resampled[static_cast<size_t>(y) * d.sw + x] = speed_resample_at(
+                    src, &p.ax.idx[static_cast<size_t>(x) * d.tx], &p.ax.w[static_cast<size_t>(x) * d.tx],
+                    d.tx, &p.ay.idx[static_cast<size_t>(y) * d.ty],
+                    &p.ay.w[static_cast<size_t>(y) * d.ty], d.ty, d.normalise != 0);
+        src = FloatImage{resampled.data(), d.sw};
+    }
+    // §5.2: the anti-alias filter at the decimated positions only (§11).
+    std::vector<float> dec(static_cast<size_t>(d.opw) * d.oph);
+    for (int i = 0; i < d.oph; i++)
+        for (int j = 0; j < d.opw; j++)
+            dec[static_cast<size_t>(i) * d.opw + j] =
+                speed_filter_at(src, p.taps_a.data(), d.wa, d.sw, d.sh, 16 * i, 16 * j);
+    // §5.3, on the truncated part that §5.4 to §5.6 read.
+    const FloatImage dv{dec.data(), d.opw};
+    float *e = side + NE * NE;
+    for (int i = 0; i < d.th; i++)
+        for (int j = 0; j < d.tw; j++)
+            e[i * d.tw + j] = dv(i, j) - speed_filter_at(dv, p.taps_l.data(), d.wl, d.opw, d.oph, i, j);
+    // §5.4.
+    float mean[NE];
+    for (int q = 0; q < NE; q++)
+        mean[q] = speed_mean(e, d.tw, q, d.subw, d.subh);
+    for (int a = 0; a < NE; a++)
+        for (int b = 0; b <= a; b++)
+            side[a * NE + b] = side[b * NE + a] =
+                speed_covariance(e, d.tw, a, b, mean[a], mean[b], d.subw, d.subh);
+}
+
+float speed_plane_score(const SpeedPlan &p, const float *ref, const float *dis, bool *singular)
 {
     std::vector<float> hr, sr, hd, sd;
-    const bool fr = estimate(p, band_pass(p, ref), &hr, &sr);
-    const bool fd = estimate(p, band_pass(p, dis), &hd, &sd);
+    const bool fr = estimate(p, ref, &hr, &sr);
+    const bool fd = estimate(p, dis, &hd, &sd);
     *singular = fr || fd;
     if (fr != fd)
         return 0.0f;
@@ -441,32 +397,21 @@ float speed_plane_score(const SpeedPlan &p, const std::vector<float> &ref,
 
 void SpeedChroma::cpu(const FrameView &f, void *accum, ThreadPool &) const
 {
-    float s[2];
-    bool bad[2];
-    std::vector<float> ref, dis;
+    float *side = static_cast<float *>(accum);
+    const size_t n = speed_side_floats(plan_.d);
+    std::vector<float> plane;
     for (int c = 0; c < 2; c++) {
-        speed_convert(f.ref[1 + c], g_.bpc, &ref);
-        speed_convert(f.dis[1 + c], g_.bpc, &dis);
-        s[c] = speed_plane_score(plan_, ref, dis, &bad[c]);
+        speed_convert(f.ref[1 + c], g_.bpc, &plane);
+        speed_side(plan_, plane, side + 2 * c * n);
+        speed_convert(f.dis[1 + c], g_.bpc, &plane);
+        speed_side(plan_, plane, side + (2 * c + 1) * n);
     }
-    // §7.
-    float uv;
-    if (bad[0] && !bad[1])
-        uv = s[1];
-    else if (bad[1] && !bad[0])
-        uv = s[0];
-    else
-        uv = static_cast<float>((static_cast<double>(s[0]) + static_cast<double>(s[1])) / 2.0);
-    SpeedChromaAccum &a = *static_cast<SpeedChromaAccum *>(accum);
-    a.u = s[0], a.v = s[1], a.uv = uv;
 }
 
 void SpeedTemporal::cpu(const FrameView &f, void *accum, ThreadPool &) const
 {
-    SpeedTemporalAccum &a = *static_cast<SpeedTemporalAccum *>(accum);
-    a.score = 0.0; // frame 0 (§8 step 2)
     if (f.index == 0)
-        return;
+        return; // finish() writes 0 (§8 step 2)
     // §8 step 3: previous minus current, in float.
     std::vector<float> rd, dd, cur;
     speed_convert(f.prev_ref[0], g_.bpc, &rd);
@@ -478,8 +423,9 @@ void SpeedTemporal::cpu(const FrameView &f, void *accum, ThreadPool &) const
         speed_convert(f.dis[0], g_.bpc, &cur);
     for (size_t i = 0; i < dd.size(); i++)
         dd[i] = dd[i] - cur[i];
-    bool singular;
-    a.score = speed_plane_score(plan_, rd, dd, &singular);
+    float *side = static_cast<float *>(accum);
+    speed_side(plan_, rd, side);
+    speed_side(plan_, dd, side + speed_side_floats(plan_.d));
 }
 
 } // namespace vmafhip
