@@ -266,10 +266,12 @@ int check_common(const char *name, const char *plane, const SpeedOptions &o, con
 
 } // namespace
 
+extern const GpuImpl speed_chroma_gpu;   ///< extractors/speed/speed_gpu.cpp
+extern const GpuImpl speed_temporal_gpu; ///< extractors/speed/speed_gpu.cpp
+
 const ExtractorInfo speed_chroma_extractor = {
     .name = "speed_chroma",
-    .help = "SpEED of the chroma planes: speed_chroma_u, speed_chroma_v, speed_chroma_uv (CPU "
-            "only: the GPU backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .help = "SpEED of the chroma planes: speed_chroma_u, speed_chroma_v, speed_chroma_uv",
     .options = chroma_options,
     .n_options = static_cast<int>(std::size(chroma_options)),
     .provides = chroma_provides,
@@ -279,13 +281,12 @@ const ExtractorInfo speed_chroma_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create_chroma,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(speed_chroma_gpu),
 };
 
 const ExtractorInfo speed_temporal_extractor = {
     .name = "speed_temporal",
-    .help = "SpEED of the luma differences between consecutive frames: speed_temporal (CPU "
-            "only: the GPU backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .help = "SpEED of the luma differences between consecutive frames: speed_temporal",
     .options = temporal_options,
     .n_options = static_cast<int>(std::size(temporal_options)),
     .provides = temporal_provides,
@@ -295,7 +296,7 @@ const ExtractorInfo speed_temporal_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create_temporal,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(speed_temporal_gpu),
 };
 
 SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode)

@@ -81,8 +81,10 @@ public:
 
     void names(std::vector<std::string> *out) const override;
     int planes() const override { return 3; }
-    /// U reference, U distorted, V reference, V distorted (§7).
-    size_t accum_bytes() const override { return speed_accum_bytes(plan_, 4); }
+    /// Plane sides in the accumulator block: U reference, U distorted, V
+    /// reference, V distorted (§7).
+    static constexpr int SIDES = 4;
+    size_t accum_bytes() const override { return speed_accum_bytes(plan_, SIDES); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
 
@@ -106,8 +108,10 @@ public:
     int lookbehind() const override { return 1; }
     bool lookbehind_dis() const override { return true; }
     bool every_frame() const override { return true; }
-    /// The reference difference, then the distorted one (§8 step 3).
-    size_t accum_bytes() const override { return speed_accum_bytes(plan_, 2); }
+    /// Plane sides in the accumulator block: the reference difference, then
+    /// the distorted one (§8 step 3).
+    static constexpr int SIDES = 2;
+    size_t accum_bytes() const override { return speed_accum_bytes(plan_, SIDES); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
 

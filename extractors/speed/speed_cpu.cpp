@@ -24,13 +24,6 @@ using Mat = float[NE][NE];
 
 float fsqrt(float x) { return std::sqrt(x); }
 
-// A float image as speed_ops.h's filters read it: src(row, column).
-struct FloatImage {
-    const float *data;
-    int stride;
-    float operator()(int y, int x) const { return data[static_cast<size_t>(y) * stride + x]; }
-};
-
 // §5.5, tridiagonalisation.
 void tridiagonalise(Mat a, float *d, float *e)
 {
@@ -340,7 +333,7 @@ void speed_convert(const PlaneView &pv, int bpc, std::vector<float> *out)
 void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side)
 {
     const SpeedDims &d = p.d;
-    FloatImage src{plane.data(), d.ow};
+    SpeedImage src{plane.data(), d.ow};
     std::vector<float> resampled;
     if (d.resample) {
         resampled.resize(static_cast<size_t>(d.sw) * d.sh);
@@ -350,7 +343,7 @@ void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side
                     src, &p.ax.idx[static_cast<size_t>(x) * d.tx], &p.ax.w[static_cast<size_t>(x) * d.tx],
                     d.tx, &p.ay.idx[static_cast<size_t>(y) * d.ty],
                     &p.ay.w[static_cast<size_t>(y) * d.ty], d.ty, d.normalise != 0);
-        src = FloatImage{resampled.data(), d.sw};
+        src = SpeedImage{resampled.data(), d.sw};
     }
     // §5.2: the anti-alias filter at the decimated positions only (§11).
     std::vector<float> dec(static_cast<size_t>(d.opw) * d.oph);
@@ -359,7 +352,7 @@ void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side
             dec[static_cast<size_t>(i) * d.opw + j] =
                 speed_filter_at(src, p.taps_a.data(), d.wa, d.sw, d.sh, 16 * i, 16 * j);
     // §5.3, on the truncated part that §5.4 to §5.6 read.
-    const FloatImage dv{dec.data(), d.opw};
+    const SpeedImage dv{dec.data(), d.opw};
     float *e = side + NE * NE;
     for (int i = 0; i < d.th; i++)
         for (int j = 0; j < d.tw; j++)

@@ -54,6 +54,13 @@ VMAFHIP_HD float speed_sample(uint32_t s, int bpc)
     return static_cast<float>(s) / static_cast<float>(1 << (bpc - 8)) + static_cast<float>(-128);
 }
 
+/// A float image as the filters below read it: (row, column).
+struct SpeedImage {
+    const float *data;
+    int stride; ///< floats per row
+    VMAFHIP_HD float operator()(int y, int x) const { return data[static_cast<size_t>(y) * stride + x]; }
+};
+
 /// §5.2: reflect-101 (the edge sample is not repeated).
 VMAFHIP_HD int speed_mirror(int t, int n) { return t < 0 ? -t : (t >= n ? 2 * n - t - 2 : t); }
 

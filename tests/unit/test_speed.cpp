@@ -1,8 +1,11 @@
 // SpEED tests (docs/speed.md): speed_chroma and speed_temporal through the
-// table entries and the public API, CPU reference.
+// table entries and the public API. Built for the CPU (suite unit) and the
+// GPU (suite gpu, TEST_BACKEND): every golden is compared bit for bit on
+// the backend under test.
 //
 // Map:
-//   SpeedEntry.*    the table entry: options, aliases, suffixes, no GPU
+//   SpeedEntry.*    the table entry: options, aliases, suffixes, the
+//                   accumulator block, the GPU host side
 //   SpeedGolden.*   the speed_chroma columns of the VMAF v1 goldens (the v1
 //                   models' options), libvmaf goldens of eleven option sets
 //                   at 8 bits, nine prescales with the four methods, three
@@ -91,8 +94,6 @@ TEST(SpeedEntry, TableRow)
                           "Speed_chroma_feature_speed_chroma_v_score",
                           "Speed_chroma_feature_speed_chroma_uv_score"})
         EXPECT_EQ(find_provider(f), &e) << f;
-    EXPECT_EQ(e.gpu, nullptr); // no GPU implementation yet
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
     ASSERT_EQ(e.n_options, 7);
     const struct {
         const char *name, *alias;
@@ -154,6 +155,34 @@ TEST(SpeedEntry, NamesAndSuffixes)
         EXPECT_EQ(e->planes(), 3);
         EXPECT_EQ(e->lookbehind(), 0);
     }
+}
+
+TEST(SpeedEntry, AccumulatorAndGpuHostSide)
+{
+    // 576x324 4:2:0 with bilinear 0.6: chroma 288x162 scaled to 173x97,
+    // operating 10x6, truncated 10x5 (§3); taps 9 and 3 (§5.2).
+    int ret = 0;
+    std::string msg;
+    const Opts opts = {{"ps", "0.6"}, {"psm", "bilinear"}};
+    const auto e = make({576, 324, 8, VMAFHIP_CHROMA_420}, opts, &ret, &msg);
+    ASSERT_TRUE(e) << msg;
+    // Four sides (U, V; reference, distorted), each K (25x25) and E (10x5).
+    EXPECT_EQ(e->accum_bytes(), 4 * (625 + 10 * 5) * sizeof(float));
+    const GpuImpl *gpu = speed_chroma_extractor.gpu;
+    if (!gpu)
+        GTEST_SKIP() << "built without a GPU platform";
+    // The constants: the taps, then the bilinear columns' and rows' sources
+    // and weights, two per scaled sample.
+    EXPECT_EQ(gpu->constants_bytes(*e), (9 + 3 + 2 * 2 * 173 + 2 * 2 * 97) * sizeof(float));
+    std::vector<float> c(gpu->constants_bytes(*e) / sizeof(float));
+    gpu->fill_constants(*e, c.data());
+    const SpeedPlan &p = static_cast<const SpeedChroma &>(*e).plan();
+    EXPECT_EQ(std::vector<float>(c.begin(), c.begin() + 9), p.taps_a);
+    EXPECT_EQ(std::vector<float>(c.begin() + 9, c.begin() + 12), p.taps_l);
+    // The workspace: the decimated image of each side (10x6 floats).
+    EXPECT_EQ(gpu->workspace_bytes(*e), 4 * 10 * 6 * sizeof(float));
+    EXPECT_NE(gpu->enqueue, nullptr);
+    EXPECT_NE(speed_temporal_extractor.gpu, nullptr);
 }
 
 // ---------------------------------------------------------------------------
@@ -232,7 +261,6 @@ TEST(SpeedTemporal, TableRowAndNames)
     const ExtractorInfo &e = speed_temporal_extractor;
     EXPECT_EQ(find_extractor("speed_temporal"), &e);
     EXPECT_EQ(find_provider("Speed_temporal_feature_speed_temporal_score"), &e);
-    EXPECT_EQ(e.gpu, nullptr);
     ASSERT_EQ(e.n_options, 7);
     EXPECT_EQ(find_option(e, "speed_weight_var_mode"), nullptr); // always mode 0 (§8)
     const OptionSpec *urd = find_option(e, "urd");
