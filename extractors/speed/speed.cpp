@@ -12,6 +12,7 @@
 
 #include "base/log.h"
 #include "extractors/options.h"
+#include "kernels/speed/speed_solve.h"
 
 namespace vmafhip {
 

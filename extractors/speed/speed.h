@@ -3,8 +3,9 @@
 //
 // Per frame, a backend (speed_cpu.cpp, speed_gpu.cpp) fills one block per
 // plane side (a reference or distorted plane, or a temporal difference)
-// with the covariance K and the band-pass image E (kernels/speed/speed_ops.h);
-// finish() runs §5.5 to §8 on them on the host, the same code for both.
+// with its eigenvalues, singular flag and block variances (§5.1 to §5.7,
+// kernels/speed/speed_ops.h and speed_solve.h, the same arithmetic on both);
+// finish() runs §5.8 to §8 on them on the host, the same code for both.
 #pragma once
 
 #include <vector>
@@ -52,12 +53,13 @@ SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode);
 /// Bytes of an accumulator block of `sides` plane sides (8-byte multiple).
 size_t speed_accum_bytes(const SpeedPlan &p, int sides);
 
-/// The CPU pass of one plane side (§5.1 to §5.4): K and E of the converted
-/// plane (§2.1; ow x oh, row-major) into side (speed_side_floats() floats).
+/// The CPU pass of one plane side (§5.1 to §5.7) of the converted plane
+/// (§2.1; ow x oh, row-major) into side (speed_side_floats() floats: a
+/// SpeedSideHead, then the nb variances).
 void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side);
 
-/// The score of one plane pair from its two sides' K and E, and whether
-/// either side was singular (§5.5 to §6).
+/// The score of one plane pair from its two sides' blocks, and whether
+/// either side was singular (§5.8, §6).
 float speed_plane_score(const SpeedPlan &p, const float *ref, const float *dis, bool *singular);
 
 /// Plane `pv` converted to float (§2.1) into out (w x h, row-major).

@@ -1,6 +1,6 @@
 // SpEED on the GPU: the GpuImpls of speed_chroma and speed_temporal. The
 // constants hold the plan's taps and resampling tables (built on the host,
-// docs/speed.md §5.1, §5.2, §11); one speed_enqueue() runs the pixel pass
+// docs/speed.md §5.1, §5.2, §11); one speed_enqueue() runs §5.1 to §5.7
 // of every side of the frame into the accumulator block, which finish()
 // reads as it reads the CPU's.
 #include <cstring>

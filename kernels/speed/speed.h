@@ -1,5 +1,6 @@
-// SpEED kernels (kernels/speed/speed.hip): the pixel pass of up to four
-// plane sides per launch, into the accumulator block (docs/speed.md §11).
+// SpEED kernels (kernels/speed/speed.hip): the pass of up to four plane
+// sides per launch, §5.1 to §5.7, into the accumulator block (docs/speed.md
+// §11).
 #pragma once
 
 #include <cstddef>
@@ -34,9 +35,10 @@ struct SpeedTables {
 size_t speed_workspace_bytes(const SpeedDims &d, int sides);
 
 /**
- * Enqueue the pixel pass (§5.1 to §5.4) of sides[0 .. n-1] on stream: side s
- * writes K and E into d_accum + s * speed_side_floats(d) (device). bpc: the
- * planes' bits per sample. Does not synchronise.
+ * Enqueue the pass (§5.1 to §5.7) of sides[0 .. n-1] on stream: side s
+ * writes its SpeedSideHead and variances (kernels/speed/speed_solve.h) at
+ * d_accum + s * speed_side_floats(d) (device). bpc: the planes' bits per
+ * sample. Does not synchronise.
  */
 void speed_enqueue(hipStream_t stream, const SpeedDims &d, const SpeedTables &t,
                    const SpeedSideInput *sides, int n, int bpc, void *workspace, float *d_accum);

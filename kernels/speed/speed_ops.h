@@ -1,15 +1,11 @@
 // SpEED per-sample arithmetic (docs/speed.md §2.1, §5.1 to §5.4), shared by
-// the CPU reference and the GPU kernels, plus the POD dimensions both take
-// and the layout of the accumulator block both fill.
+// the CPU code and the GPU kernels, and the POD dimensions both take.
 //
 // Both backends run the pixel work of a plane side (conversion or temporal
 // difference, prescale, anti-alias filter at the decimated samples, local
 // mean removal, the 25 means and the covariance matrix) through these
-// functions, each value in the page's order of float and double operations,
-// and store the covariance K and the band-pass image E in the accumulator
-// block. The host then runs §5.5 to §8 on those bytes (finish()), the same
-// code for both backends: the eigenvalues, the solve and glibc's log2 never
-// run on a device (docs/speed.md §9.2 items 3 and 7, §11).
+// functions, each value in the page's order of float and double operations;
+// kernels/speed/speed_solve.h takes it from there.
 //
 // Device-code rules for this header: float, double and int arithmetic only
 // (each +, -, *, / correctly rounded; the builds have no contraction), no
@@ -38,13 +34,6 @@ struct SpeedDims {
     int32_t tx, ty;     ///< resample: taps per output column and row (§5.1)
     int32_t wa, wl;     ///< anti-alias and low-pass filter widths (§5.2)
 };
-
-/// Floats of one plane side in the accumulator block: K (25x25, row-major,
-/// symmetric), then E's top-left tw x th samples (row-major, stride tw).
-VMAFHIP_HD size_t speed_side_floats(const SpeedDims &d)
-{
-    return static_cast<size_t>(SPEED_NE) * SPEED_NE + static_cast<size_t>(d.tw) * d.th;
-}
 
 /// §2.1: one sample on the 8-bit scale, centred on 0 (exact at every depth).
 VMAFHIP_HD float speed_sample(uint32_t s, int bpc)

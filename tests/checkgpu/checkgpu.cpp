@@ -1,7 +1,7 @@
 // checkgpu: the CPU reference against the GPU backend, extractor by
 // extractor, on random planes, comparing the integer accumulators exactly
 // (psnr SSE, ADM num/den/aim per scale and orientation, the sample maximum),
-// SpEED's float covariance matrices and band-pass images exactly, and the
+// SpEED's float eigenvalues, singular flags and block variances exactly, and the
 // float_ssim map sums within a relative 1e-12.
 //
 // Quick start for adding a case: append a line to `cases` below (feature

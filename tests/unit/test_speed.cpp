@@ -166,8 +166,9 @@ TEST(SpeedEntry, AccumulatorAndGpuHostSide)
     const Opts opts = {{"ps", "0.6"}, {"psm", "bilinear"}};
     const auto e = make({576, 324, 8, VMAFHIP_CHROMA_420}, opts, &ret, &msg);
     ASSERT_TRUE(e) << msg;
-    // Four sides (U, V; reference, distorted), each K (25x25) and E (10x5).
-    EXPECT_EQ(e->accum_bytes(), 4 * (625 + 10 * 5) * sizeof(float));
+    // Four sides (U, V; reference, distorted), each 25 eigenvalues, the
+    // singular flag and the variances of the 2 blocks.
+    EXPECT_EQ(e->accum_bytes(), 4 * (25 + 1 + 2) * sizeof(float));
     const GpuImpl *gpu = speed_chroma_extractor.gpu;
     if (!gpu)
         GTEST_SKIP() << "built without a GPU platform";
@@ -179,8 +180,9 @@ TEST(SpeedEntry, AccumulatorAndGpuHostSide)
     const SpeedPlan &p = static_cast<const SpeedChroma &>(*e).plan();
     EXPECT_EQ(std::vector<float>(c.begin(), c.begin() + 9), p.taps_a);
     EXPECT_EQ(std::vector<float>(c.begin() + 9, c.begin() + 12), p.taps_l);
-    // The workspace: the decimated image of each side (10x6 floats).
-    EXPECT_EQ(gpu->workspace_bytes(*e), 4 * 10 * 6 * sizeof(float));
+    // The workspace of each side: the decimated image (10x6 floats), E
+    // (10x5), K (25x25), and Y, Y' and X (25x2 each).
+    EXPECT_EQ(gpu->workspace_bytes(*e), 4 * (10 * 6 + 10 * 5 + 625 + 3 * 25 * 2) * sizeof(float));
     EXPECT_NE(gpu->enqueue, nullptr);
     EXPECT_NE(speed_temporal_extractor.gpu, nullptr);
 }
