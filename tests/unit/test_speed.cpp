@@ -6,6 +6,8 @@
 // Map:
 //   SpeedEntry.*    the table entry: options, aliases, suffixes, the
 //                   accumulator block, the GPU host side
+//   SpeedSolve.*    the driver of §5.5 to §5.7 run by threads as a GPU block
+//                   runs it, against the CPU's serial run
 //   SpeedGolden.*   the speed_chroma columns of the VMAF v1 goldens (the v1
 //                   models' options), libvmaf goldens of eleven option sets
 //                   at 8 bits, nine prescales with the four methods, three
@@ -17,14 +19,19 @@
 //                   near 1, unknown prescale methods, bit depths
 #include <gtest/gtest.h>
 
+#include <barrier>
 #include <cerrno>
+#include <cstring>
 #include <memory>
+#include <random>
+#include <thread>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "extractors/options.h"
 #include "extractors/speed/speed.h"
+#include "kernels/speed/speed_solve.h"
 #include "tests/common/bits.h"
 #include "tests/common/context.h"
 #include "tests/common/extractors.h"
@@ -185,6 +192,86 @@ TEST(SpeedEntry, AccumulatorAndGpuHostSide)
     EXPECT_EQ(gpu->workspace_bytes(*e), 4 * (10 * 6 + 10 * 5 + 625 + 3 * 25 * 2) * sizeof(float));
     EXPECT_NE(gpu->enqueue, nullptr);
     EXPECT_NE(speed_temporal_extractor.gpu, nullptr);
+}
+
+// ---------------------------------------------------------------------------
+
+/// speed_estimate()'s team as a GPU block behaves: `n` threads that each run
+/// the whole driver, thread 0 the leader, each(n, f) strided over them, a
+/// barrier for sync(). A missing barrier or an entry that reads another
+/// entry of the same step shows up as different bytes.
+struct ThreadTeam {
+    int tid, n;
+    std::barrier<> *bar;
+    bool leader() const { return tid == 0; }
+    void sync() const { bar->arrive_and_wait(); }
+    template <typename F> void each(int count, F f) const
+    {
+        for (int i = tid; i < count; i += n)
+            f(i);
+    }
+};
+
+/// The side's block (SpeedSideHead, then nb variances) of E (tw x th) by a
+/// team of `threads` threads, 0 for the serial team of the CPU code.
+std::vector<float> estimate_side(const std::vector<float> &e, int tw, int th, int threads)
+{
+    const int nbh = tw / 5, nb = nbh * (th / 5), subw = tw - 4, subh = th - 4;
+    float mean[SPEED_NE], k[SPEED_NE * SPEED_NE];
+    for (int q = 0; q < SPEED_NE; q++)
+        mean[q] = speed_mean(e.data(), tw, q, subw, subh);
+    for (int a = 0; a < SPEED_NE; a++)
+        for (int b = 0; b <= a; b++)
+            k[a * SPEED_NE + b] = k[b * SPEED_NE + a] =
+                speed_covariance(e.data(), tw, a, b, mean[a], mean[b], subw, subh);
+    const size_t n = static_cast<size_t>(SPEED_NE) * nb;
+    std::vector<float> y(n), qy(n), x(n), out(sizeof(SpeedSideHead) / sizeof(float) + nb);
+    auto scratch = std::make_unique<SpeedSolveScratch>();
+    auto *head = reinterpret_cast<SpeedSideHead *>(out.data());
+    float *var = out.data() + sizeof(SpeedSideHead) / sizeof(float);
+    if (threads == 0) {
+        speed_estimate(SpeedSerialTeam{}, *scratch, k, e.data(), tw, nbh, nb, y.data(), qy.data(),
+                       x.data(), head, var);
+        return out;
+    }
+    std::barrier<> bar(threads);
+    std::vector<std::thread> team;
+    for (int t = 0; t < threads; t++)
+        team.emplace_back([&, t] {
+            speed_estimate(ThreadTeam{t, threads, &bar}, *scratch, k, e.data(), tw, nbh, nb,
+                           y.data(), qy.data(), x.data(), head, var);
+        });
+    for (std::thread &t : team)
+        t.join();
+    return out;
+}
+
+TEST(SpeedSolve, BlockOfThreadsGivesTheSerialBytes)
+{
+    // Random band-pass images (a regular K), and images whose rows repeat
+    // (K singular: the eigenvalue test, or the back substitution, says so).
+    std::mt19937 rng(7);
+    std::normal_distribution<float> noise(0.0f, 3.0f);
+    const struct {
+        int tw, th;
+        bool repeat_rows;
+    } cases[] = {{30, 15, false}, {60, 30, false}, {10, 10, false}, {35, 20, true}, {20, 10, false}};
+    for (const auto &c : cases) {
+        std::vector<float> e(static_cast<size_t>(c.tw) * c.th);
+        for (int i = 0; i < c.th; i++)
+            for (int j = 0; j < c.tw; j++)
+                e[static_cast<size_t>(i) * c.tw + j] =
+                    c.repeat_rows && i > 0 ? e[j] : noise(rng);
+        const std::vector<float> want = estimate_side(e, c.tw, c.th, 0);
+        const bool singular = reinterpret_cast<const SpeedSideHead *>(want.data())->singular != 0;
+        EXPECT_EQ(singular, c.repeat_rows) << c.tw << "x" << c.th;
+        for (int threads : {1, 3, 7, 32})
+            for (int rep = 0; rep < 3; rep++)
+                EXPECT_EQ(std::memcmp(estimate_side(e, c.tw, c.th, threads).data(), want.data(),
+                                      want.size() * sizeof(float)),
+                          0)
+                    << c.tw << "x" << c.th << ", " << threads << " threads";
+    }
 }
 
 // ---------------------------------------------------------------------------
