@@ -76,13 +76,16 @@ public:
     virtual void abandon() {}
 
     /// Start the stream at frame `index` instead of 0 (before any submit):
-    /// the frames before it were scored by another backend. prev[k] is the
-    /// reference luma of frame index-1-k, for k < n = min(lookbehind, index).
+    /// the frames before it were scored by another backend. prev_ref[k] is
+    /// the reference luma of frame index-1-k, for k < n = min(lookbehind,
+    /// index); prev_dis[k] its distorted luma where Metrics::lookbehind_dis,
+    /// else prev_dis is nullptr.
     /// @return 0 or a negative errno with *err set; -ENOTSUP where a backend
     /// only scores whole streams (the handover's own).
-    virtual int take_over(unsigned index, const PlaneView *prev, int n, std::string *err)
+    virtual int take_over(unsigned index, const PlaneView *prev_ref, const PlaneView *prev_dis,
+                          int n, std::string *err)
     {
-        (void)index, (void)prev, (void)n;
+        (void)index, (void)prev_ref, (void)prev_dis, (void)n;
         *err = name() + " cannot take over a stream under way";
         return -ENOTSUP;
     }

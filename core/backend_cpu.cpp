@@ -1,7 +1,8 @@
 // The CPU reference backend. With one frame in flight it scores each frame
 // inside submit(), straight from the caller's planes (from planar copies of
 // semi-planar ones), rows split over every thread, and keeps copies of the
-// last reference lumas for extractors that read earlier frames (motion).
+// last reference lumas for extractors that read earlier frames (motion), and
+// of the last distorted lumas for those that read them too (speed_temporal).
 // With more, submit() copies the planes into a ring of owned buffers and
 // frame workers score several frames at once, each frame's rows split over
 // the worker's share of the threads, so callers (the FFmpeg filter) get the
@@ -177,7 +178,8 @@ public:
         return 0;
     }
 
-    int take_over(unsigned index, const PlaneView *prev, int n, std::string *) override
+    int take_over(unsigned index, const PlaneView *prev_ref, const PlaneView *prev_dis, int n,
+                  std::string *) override
     {
         const int bps = m_.g.bytes_per_sample();
         tail_ = index;
@@ -188,15 +190,19 @@ public:
         for (int k = 0; k < n; k++) {
             const unsigned i = index - 1 - static_cast<unsigned>(k);
             if (workers_.empty()) {
-                history_[i % history_.size()].assign(prev[k], bps);
+                history_[i % history_.size()].assign(prev_ref[k], bps);
                 if (!history_dis_.empty())
-                    history_dis_[i % history_.size()] = PlaneCopy{};
+                    history_dis_[i % history_.size()].assign(prev_dis[k], bps);
                 continue;
             }
             Job &j = jobs_[i % jobs_.size()];
-            j.ref.p[0].assign(prev[k], bps);
+            j.ref.p[0].assign(prev_ref[k], bps);
             j.view.ref[0] = j.ref.p[0].view;
-            j.view.dis[0] = PlaneView{}; // not handed over
+            j.view.dis[0] = PlaneView{}; // handed over only where an extractor reads it
+            if (prev_dis) {
+                j.dis.p[0].assign(prev_dis[k], bps);
+                j.view.dis[0] = j.dis.p[0].view;
+            }
         }
         return 0;
     }
@@ -285,7 +291,7 @@ private:
     std::unique_ptr<ThreadPool> pool_; ///< every thread, on one frame (one frame in flight)
     std::vector<PlaneCopy> history_;   ///< last reference lumas (one frame in flight)
     std::vector<PlaneCopy> history_dis_; ///< last distorted lumas, where an extractor reads them
-                                         ///< (Metrics::lookbehind_dis); a take-over leaves them empty
+                                         ///< (Metrics::lookbehind_dis)
     PictureCopy converted_[2];         ///< [ref, dis] made planar (one frame in flight)
     unsigned tail_ = 0;                ///< the next frame to collect
     unsigned next_ = 0;                ///< the next frame a worker starts, under mutex_

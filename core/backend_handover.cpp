@@ -8,7 +8,9 @@
 // Both backends give the same accumulators (they are bit-exact), so the
 // scores do not depend on where the handover falls.
 // The taker-over starts at that frame with the reference lumas of the frames
-// before it (motion reads them), which this side keeps while it scores.
+// before it (motion reads them), and their distorted lumas where an
+// extractor reads those too (speed_temporal), which this side keeps while it
+// scores.
 //
 // Messages of the making thread are kept and logged on the caller's thread
 // at the handover (the log callback is only called from the caller's
@@ -123,7 +125,8 @@ public:
         : m_(m), first_(std::move(first)), make_(std::move(make)), wake_(std::move(wake)), log_(log),
           required_(required), start_after_(start_after), name_(first_->name() + " while the GPU starts"),
           memory_(std::make_shared<HandoverMemory>(first_->host_memory())),
-          history_(static_cast<size_t>(m.lookbehind))
+          history_(static_cast<size_t>(m.lookbehind)),
+          history_dis_(m.lookbehind_dis ? static_cast<size_t>(m.lookbehind) : 0)
     {
         if (start_after_.count() == 0)
             start_making();
@@ -210,6 +213,9 @@ private:
         if (!history_.empty())
             history_[f.index % history_.size()].assign(f.ref[0], m_.g.bytes_per_sample(),
                                                        m_.g.sample_shift());
+        if (!history_dis_.empty())
+            history_dis_[f.index % history_dis_.size()].assign(f.dis[0], m_.g.bytes_per_sample(),
+                                                               m_.g.sample_shift());
         first_frames_++;
         return 0;
     }
@@ -263,11 +269,16 @@ private:
             stay_ = true;
             return 0;
         }
-        PlaneView prev[MAX_LOOKBEHIND];
+        PlaneView prev_ref[MAX_LOOKBEHIND], prev_dis[MAX_LOOKBEHIND];
         const int n = static_cast<int>(std::min<unsigned>(static_cast<unsigned>(m_.lookbehind), index));
-        for (int k = 0; k < n; k++)
-            prev[k] = history_[(index - 1 - static_cast<unsigned>(k)) % history_.size()].view;
-        const int ret = next_->take_over(index, prev, n, err);
+        for (int k = 0; k < n; k++) {
+            const unsigned i = index - 1 - static_cast<unsigned>(k);
+            prev_ref[k] = history_[i % history_.size()].view;
+            if (!history_dis_.empty())
+                prev_dis[k] = history_dis_[i % history_dis_.size()].view;
+        }
+        const int ret =
+            next_->take_over(index, prev_ref, history_dis_.empty() ? nullptr : prev_dis, n, err);
         if (ret < 0)
             return ret;
         if (index)
@@ -275,6 +286,7 @@ private:
                      index - 1, name_.c_str(), next_->name().c_str(), index);
         switched_ = true;
         history_.clear();
+        history_dis_.clear();
         drop_first();
         return 0;
     }
@@ -299,6 +311,7 @@ private:
     const std::string name_;
     std::shared_ptr<HandoverMemory> memory_;
     std::vector<PlaneCopy> history_; ///< reference lumas of the first backend's last frames
+    std::vector<PlaneCopy> history_dis_; ///< their distorted lumas (Metrics::lookbehind_dis)
 
     // The making thread's results: written before ready_ is set, read after.
     std::thread maker_;

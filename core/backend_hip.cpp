@@ -15,9 +15,11 @@
 // kernel: kernels read only the device planes.
 //
 // Extractors that read earlier reference pictures (motion) read the luma of
-// the previous slots: a frame's kernels wait for the copies of those frames
-// (events), and the ring has that many slots more than frames in flight, so
-// a slot is reused only after every frame that reads it has finished.
+// the previous slots, and those that read earlier distorted pictures
+// (speed_temporal) the distorted luma there too, without copying anything:
+// a frame's kernels wait for the copies of those frames (events), and the
+// ring has that many slots more than frames in flight, so a slot is reused
+// only after every frame that reads it has finished.
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -125,7 +127,8 @@ public:
     int submit(const FrameView &f, bool scored, void *const fence[2], std::string *err) override;
     int submit_kept(const FrameView &f, bool scored, void *const fence[2], std::string *err) override;
     void abandon() override;
-    int take_over(unsigned index, const PlaneView *prev, int n, std::string *err) override;
+    int take_over(unsigned index, const PlaneView *prev_ref, const PlaneView *prev_dis, int n,
+                  std::string *err) override;
     std::shared_ptr<HostMemory> host_memory() const override
     {
         return std::make_shared<PinnedHostMemory>(dev_.index);
@@ -322,10 +325,14 @@ int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, 
         if ((ret = create_slot(slot, err)) < 0)
             return ret;
     }
-    // The reference lumas of the previous frames are in the previous slots.
+    // The lumas of the previous frames are in the previous slots.
     for (size_t i = 0; i < n_slots; i++)
-        for (int k = 0; k < m_.lookbehind; k++)
-            slots_[i].frame.prev_ref[k] = slots_[(i + n_slots - 1 - k) % n_slots].frame.ref[0];
+        for (int k = 0; k < m_.lookbehind; k++) {
+            const GpuFrame &prev = slots_[(i + n_slots - 1 - k) % n_slots].frame;
+            slots_[i].frame.prev_ref[k] = prev.ref[0];
+            if (m_.lookbehind_dis)
+                slots_[i].frame.prev_dis[k] = prev.dis[0];
+        }
     if (tuning_.graphs && !tuning_.timing)
         for (Slot &t : slots_)
             for (int w = ALL; w <= (m_.n_subsample > 1 ? EVERY_FRAME : ALL); w++) {
@@ -565,20 +572,24 @@ int HipBackend::enqueue_frame(unsigned i, const FrameView &f, bool scored, void 
     return 0;
 }
 
-// The previous reference lumas go into the slots before the first one this
-// backend fills, where the frames that read them look (prev_ref).
-int HipBackend::take_over(unsigned, const PlaneView *prev, int n, std::string *err)
+// The previous lumas go into the slots before the first one this backend
+// fills, where the frames that read them look (prev_ref, prev_dis).
+int HipBackend::take_over(unsigned, const PlaneView *prev_ref, const PlaneView *prev_dis, int n,
+                          std::string *err)
 {
     GPU_TRY(hipSetDevice(dev_.index));
     head_ = tail_ = static_cast<unsigned>(n);
     const size_t row = static_cast<size_t>(m_.g.w) * m_.g.bytes_per_sample();
     for (int k = 0; k < n; k++) {
-        // prev[k] is a packed copy (positive stride) in pageable memory: the
-        // copy has taken it once the call returns.
         Slot &s = slots_[static_cast<size_t>(n - 1 - k) % slots_.size()];
-        GPU_TRY(hipMemcpy2DAsync(s.dev + plane_off_[0][0], row, prev[k].data,
-                                 static_cast<size_t>(prev[k].stride), row,
-                                 static_cast<size_t>(prev[k].h), hipMemcpyHostToDevice, s.stream));
+        for (int pic = 0; pic < (prev_dis ? 2 : 1); pic++) {
+            // A packed copy (positive stride) in pageable memory: the copy
+            // has taken it once the call returns.
+            const PlaneView &p = pic ? prev_dis[k] : prev_ref[k];
+            GPU_TRY(hipMemcpy2DAsync(s.dev + plane_off_[pic][0], row, p.data,
+                                     static_cast<size_t>(p.stride), row, static_cast<size_t>(p.h),
+                                     hipMemcpyHostToDevice, s.stream));
+        }
         GPU_TRY(hipEventRecord(s.copied, s.stream));
     }
     return 0;

@@ -12,6 +12,7 @@
 
 #include "base/log.h"
 #include "extractors/options.h"
+#include "kernels/speed/speed_solve.h"
 
 namespace vmafhip {
 
@@ -159,6 +160,17 @@ float lanczos4(float t)
                               ((pi2 * x) * x));
 }
 
+// §5.1: source samples per scaled sample, along one axis.
+int scaler_taps(SpeedScaler method)
+{
+    switch (method) {
+    case SpeedScaler::Nearest: return 1;
+    case SpeedScaler::Bilinear: return 2;
+    case SpeedScaler::Bicubic: return 4;
+    default: return 9;
+    }
+}
+
 // §5.1: the taps of one axis, n source samples scaled to m.
 SpeedAxis scale_axis(SpeedScaler method, int n, int m)
 {
@@ -168,8 +180,7 @@ SpeedAxis scale_axis(SpeedScaler method, int n, int m)
         return static_cast<int>(mirror_pos(static_cast<float>(i), hi));
     };
     SpeedAxis a;
-    a.taps = method == SpeedScaler::Nearest ? 1 : method == SpeedScaler::Bilinear ? 2
-           : method == SpeedScaler::Bicubic ? 4 : 9;
+    const int taps = scaler_taps(method);
     for (int x = 0; x < m; x++) {
         if (method == SpeedScaler::Nearest) {
             a.idx.push_back(static_cast<int>(static_cast<float>(x) * r));
@@ -188,7 +199,7 @@ SpeedAxis scale_axis(SpeedScaler method, int n, int m)
         const int x0 = static_cast<int>(std::floor(xs));
         const float dx = xs - static_cast<float>(x0);
         const int half = method == SpeedScaler::Bicubic ? 1 : 4;
-        for (int i = -half; i < a.taps - half; i++) {
+        for (int i = -half; i < taps - half; i++) {
             a.idx.push_back(mirrored(x0 + i));
             const float t = static_cast<float>(i) - dx;
             a.w.push_back(method == SpeedScaler::Bicubic ? cubic(t) : lanczos4(t));
@@ -256,10 +267,12 @@ int check_common(const char *name, const char *plane, const SpeedOptions &o, con
 
 } // namespace
 
+extern const GpuImpl speed_chroma_gpu;   ///< extractors/speed/speed_gpu.cpp
+extern const GpuImpl speed_temporal_gpu; ///< extractors/speed/speed_gpu.cpp
+
 const ExtractorInfo speed_chroma_extractor = {
     .name = "speed_chroma",
-    .help = "SpEED of the chroma planes: speed_chroma_u, speed_chroma_v, speed_chroma_uv (CPU "
-            "only: the GPU backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .help = "SpEED of the chroma planes: speed_chroma_u, speed_chroma_v, speed_chroma_uv",
     .options = chroma_options,
     .n_options = static_cast<int>(std::size(chroma_options)),
     .provides = chroma_provides,
@@ -269,13 +282,12 @@ const ExtractorInfo speed_chroma_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create_chroma,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(speed_chroma_gpu),
 };
 
 const ExtractorInfo speed_temporal_extractor = {
     .name = "speed_temporal",
-    .help = "SpEED of the luma differences between consecutive frames: speed_temporal (CPU "
-            "only: the GPU backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .help = "SpEED of the luma differences between consecutive frames: speed_temporal",
     .options = temporal_options,
     .n_options = static_cast<int>(std::size(temporal_options)),
     .provides = temporal_provides,
@@ -285,37 +297,45 @@ const ExtractorInfo speed_temporal_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create_temporal,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(speed_temporal_gpu),
 };
 
 SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode)
 {
     SpeedPlan p;
-    p.ow = ow, p.oh = oh;
-    p.sw = scaled(ow, o.prescale), p.sh = scaled(oh, o.prescale);
-    p.opw = p.sw >> 4, p.oph = p.sh >> 4;
-    p.tw = 5 * (p.opw / 5), p.th = 5 * (p.oph / 5);
-    p.nbh = p.tw / 5, p.nbv = p.th / 5, p.nb = p.nbh * p.nbv;
-    p.subw = p.tw - 4, p.subh = p.th - 4;
+    SpeedDims &d = p.d;
+    d.ow = ow, d.oh = oh;
+    d.sw = scaled(ow, o.prescale), d.sh = scaled(oh, o.prescale);
+    d.opw = d.sw >> 4, d.oph = d.sh >> 4;
+    d.tw = 5 * (d.opw / 5), d.th = 5 * (d.oph / 5);
+    p.nbh = d.tw / 5, p.nbv = d.th / 5, p.nb = p.nbh * p.nbv;
+    d.subw = d.tw - 4, d.subh = d.th - 4;
     // §5.1: equal sizes copy the plane unchanged. check() refuses a prescale
     // that resamples nothing but changes the size (§13 item 1).
-    p.resample = !no_resampling(o.prescale) && (p.sw != ow || p.sh != oh);
-    if (p.resample) {
+    d.resample = !no_resampling(o.prescale) && (d.sw != ow || d.sh != oh);
+    if (d.resample) {
         const auto m = static_cast<SpeedScaler>(o.prescale_method);
-        p.ax = scale_axis(m, ow, p.sw);
-        p.ay = scale_axis(m, oh, p.sh);
-        p.normalise = m == SpeedScaler::Lanczos4;
+        d.tx = d.ty = scaler_taps(m);
+        p.ax = scale_axis(m, ow, d.sw);
+        p.ay = scale_axis(m, oh, d.sh);
+        d.normalise = m == SpeedScaler::Lanczos4;
     }
     const float k = static_cast<float>(o.kernelscale);
-    const int wa = filter_size(1, k), wl = filter_size(4, k);
-    p.taps_a = gaussian_taps(wa, static_cast<float>(2.0 * static_cast<double>(wa) / 5.0));
-    p.taps_l = gaussian_taps(wl, static_cast<float>(wl) / 5.0f);
+    d.wa = filter_size(1, k), d.wl = filter_size(4, k);
+    p.taps_a = gaussian_taps(d.wa, static_cast<float>(2.0 * static_cast<double>(d.wa) / 5.0));
+    p.taps_l = gaussian_taps(d.wl, static_cast<float>(d.wl) / 5.0f);
     p.snn = static_cast<float>(o.sigma_nn);
     const float nnf = static_cast<float>(o.nn_floor);
     p.base = static_cast<float>(
         25.0 * (std::log2(static_cast<double>((1.0f + nnf) * p.snn)) + LOG2_2PIE));
     p.mode = mode;
     return p;
+}
+
+size_t speed_accum_bytes(const SpeedPlan &p, int sides)
+{
+    const size_t bytes = static_cast<size_t>(sides) * speed_side_floats(p.d) * sizeof(float);
+    return (bytes + 7) / 8 * 8;
 }
 
 int SpeedChroma::check(const ExtractorConfig &c, std::string *msg)
@@ -346,12 +366,26 @@ void SpeedChroma::names(std::vector<std::string> *out) const
 
 void SpeedChroma::finish(unsigned, const void *accum, double *out)
 {
-    // §7: each output clipped on its own, UV from the unclipped U and V.
-    const SpeedChromaAccum &a = *static_cast<const SpeedChromaAccum *>(accum);
+    const float *side = static_cast<const float *>(accum);
+    const size_t n = speed_side_floats(plan_.d);
+    float s[2];
+    bool bad[2];
+    for (int c = 0; c < 2; c++)
+        s[c] = speed_plane_score(plan_, side + 2 * c * n, side + (2 * c + 1) * n, &bad[c]);
+    // §7: UV takes the other channel where exactly one is singular.
+    float uv;
+    if (bad[0] && !bad[1])
+        uv = s[1];
+    else if (bad[1] && !bad[0])
+        uv = s[0];
+    else
+        uv = static_cast<float>((static_cast<double>(s[0]) + static_cast<double>(s[1])) / 2.0);
+    // Each output clipped on its own, UV from the unclipped U and V.
     const double m = o_.max_val;
-    out[0] = a.u < m ? a.u : m;
-    out[1] = a.v < m ? a.v : m;
-    out[2] = a.uv < m ? a.uv : m;
+    const double u = s[0], v = s[1], both = uv;
+    out[0] = u < m ? u : m;
+    out[1] = v < m ? v : m;
+    out[2] = both < m ? both : m;
 }
 
 int SpeedTemporal::check(const ExtractorConfig &c, std::string *msg)
@@ -379,9 +413,14 @@ void SpeedTemporal::names(std::vector<std::string> *out) const
     out->push_back(temporal_provides[0].output_name + suffix_);
 }
 
-void SpeedTemporal::finish(unsigned, const void *accum, double *out)
+void SpeedTemporal::finish(unsigned index, const void *accum, double *out)
 {
-    out[0] = static_cast<const SpeedTemporalAccum *>(accum)->score; // not clipped (§8)
+    out[0] = 0.0; // frame 0 (§8 step 2): the block holds no difference
+    if (index == 0)
+        return;
+    const float *side = static_cast<const float *>(accum);
+    bool singular;
+    out[0] = speed_plane_score(plan_, side, side + speed_side_floats(plan_.d), &singular); // not clipped (§8)
 }
 
 } // namespace vmafhip

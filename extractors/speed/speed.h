@@ -1,18 +1,19 @@
-// SpEED: libvmaf's speed_chroma extractor, docs/speed.md; § numbers in this
-// folder are its sections. CPU only: the table entry has no GPU
-// implementation yet. speed_temporal is not implemented yet.
+// SpEED: libvmaf's speed_chroma and speed_temporal extractors,
+// docs/speed.md; § numbers in this folder are its sections.
+//
+// Per frame, a backend (speed_cpu.cpp, speed_gpu.cpp) fills one block per
+// plane side (a reference or distorted plane, or a temporal difference)
+// with its eigenvalues, singular flag and block variances (§5.1 to §5.7,
+// kernels/speed/speed_ops.h and speed_solve.h, the same arithmetic on both);
+// finish() runs §5.8 to §8 on them on the host, the same code for both.
 #pragma once
 
 #include <vector>
 
 #include "extractors/extractor.h"
+#include "kernels/speed/speed_ops.h"
 
 namespace vmafhip {
-
-/// Per-frame accumulators: the unclipped scores of §7, widened to double.
-struct SpeedChromaAccum {
-    double u, v, uv;
-};
 
 /// Option values (extractor table: speed_chroma_extractor), §1.2.
 struct SpeedOptions {
@@ -28,25 +29,18 @@ struct SpeedOptions {
 /// §5.1 prescale methods, in the order of libvmaf's names.
 enum class SpeedScaler { Nearest, Bilinear, Bicubic, Lanczos4 };
 
-/// One axis of a resampling (§5.1): for each scaled position, `taps` source
-/// indices (mirrored) and weights.
+/// One axis of a resampling (§5.1): for each scaled position, SpeedDims::tx
+/// (or ty) source indices (mirrored) and weights.
 struct SpeedAxis {
-    int taps = 0;
     std::vector<int> idx;
     std::vector<float> w;
 };
 
 /// Everything one plane's pass (§3, §5) needs, resolved at creation.
 struct SpeedPlan {
-    int ow = 0, oh = 0;         ///< plane size (§2.2)
-    int sw = 0, sh = 0;         ///< scaled size (§3)
-    int opw = 0, oph = 0;       ///< operating size (§3)
-    int tw = 0, th = 0;         ///< truncated size (§3)
+    SpeedDims d{};              ///< sizes and filter widths
     int nbh = 0, nbv = 0, nb = 0; ///< blocks (§3)
-    int subw = 0, subh = 0;     ///< covariance window (§5.4)
-    bool resample = false;      ///< §5.1 runs
     SpeedAxis ax, ay;           ///< resample: the columns' and rows' taps
-    bool normalise = false;     ///< lanczos4: divide by the sum of the weights
     std::vector<float> taps_a;  ///< anti-alias taps (§5.2)
     std::vector<float> taps_l;  ///< low-pass taps (§5.2)
     float snn = 0, base = 0;    ///< §5.8, §6
@@ -56,10 +50,17 @@ struct SpeedPlan {
 /// The plan of a plane of ow x oh samples (§3, §5.1, §5.2, §6).
 SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode);
 
-/// The score of one plane pair and whether either side was singular (§5, §6).
-/// ref and dis are converted planes (§2.1), ow x oh, row-major.
-float speed_plane_score(const SpeedPlan &p, const std::vector<float> &ref,
-                        const std::vector<float> &dis, bool *singular);
+/// Bytes of an accumulator block of `sides` plane sides (8-byte multiple).
+size_t speed_accum_bytes(const SpeedPlan &p, int sides);
+
+/// The CPU pass of one plane side (§5.1 to §5.7) of the converted plane
+/// (§2.1; ow x oh, row-major) into side (speed_side_floats() floats: a
+/// SpeedSideHead, then the nb variances).
+void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side);
+
+/// The score of one plane pair from its two sides' blocks, and whether
+/// either side was singular (§5.8, §6).
+float speed_plane_score(const SpeedPlan &p, const float *ref, const float *dis, bool *singular);
 
 /// Plane `pv` converted to float (§2.1) into out (w x h, row-major).
 void speed_convert(const PlaneView &pv, int bpc, std::vector<float> *out);
@@ -68,11 +69,6 @@ void speed_convert(const PlaneView &pv, int bpc, std::vector<float> *out);
 struct SpeedTemporalOptions {
     SpeedOptions common;  ///< weight_var_mode unused (always 0, §8)
     int use_ref_diff;     ///< speed_use_ref_diff (§8)
-};
-
-/// Per-frame accumulator of speed_temporal: the unclipped score (§8).
-struct SpeedTemporalAccum {
-    double score;
 };
 
 extern const ExtractorInfo speed_chroma_extractor;
@@ -87,9 +83,14 @@ public:
 
     void names(std::vector<std::string> *out) const override;
     int planes() const override { return 3; }
-    size_t accum_bytes() const override { return sizeof(SpeedChromaAccum); }
+    /// Plane sides in the accumulator block: U reference, U distorted, V
+    /// reference, V distorted (§7).
+    static constexpr int SIDES = 4;
+    size_t accum_bytes() const override { return speed_accum_bytes(plan_, SIDES); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
+
+    const SpeedPlan &plan() const { return plan_; }
 
 private:
     SpeedOptions o_;
@@ -109,9 +110,15 @@ public:
     int lookbehind() const override { return 1; }
     bool lookbehind_dis() const override { return true; }
     bool every_frame() const override { return true; }
-    size_t accum_bytes() const override { return sizeof(SpeedTemporalAccum); }
+    /// Plane sides in the accumulator block: the reference difference, then
+    /// the distorted one (§8 step 3).
+    static constexpr int SIDES = 2;
+    size_t accum_bytes() const override { return speed_accum_bytes(plan_, SIDES); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
+
+    const SpeedPlan &plan() const { return plan_; }
+    bool use_ref_diff() const { return o_.use_ref_diff != 0; }
 
 private:
     SpeedTemporalOptions o_;

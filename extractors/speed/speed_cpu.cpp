@@ -1,375 +1,38 @@
-// SpEED CPU reference: conversion (§2.1), prescale (§5.1), filters and
-// decimation (§5.2, §5.3), covariance (§5.4), eigenvalues (§5.5), the solve
-// (§5.6), variances and entropies (§5.7, §5.8), the plane score (§6) and
-// speed_chroma's U, V, UV (§7). Every float and double rounding point and
-// summation order is the page's; the build has no contraction.
+// SpEED CPU code: conversion (§2.1); the pass of one plane side through the
+// arithmetic the GPU kernels run too (kernels/speed/speed_ops.h and
+// speed_solve.h): prescale (§5.1), filters and decimation (§5.2, §5.3),
+// covariance (§5.4), eigenvalues (§5.5), the solve (§5.6) and the variances
+// (§5.7); and, for both backends, on the host: the entropies (§5.8) and the
+// plane score (§6). Every float and double rounding point and summation
+// order is the page's; the build has no contraction.
 #include <cmath>
 #include <cstdint>
-#include <cstring>
+#include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "extractors/speed/speed.h"
+#include "kernels/speed/speed_solve.h"
 
 namespace vmafhip {
 
 namespace {
 
-constexpr int NE = 25; // positions in a 5x5 block
+constexpr int NE = SPEED_NE;
 constexpr double LOG2_2PIE = 0x1.06073a671183dp+2; // C of §5.8
 
-using Mat = float[NE][NE];
-
-float fsqrt(float x) { return std::sqrt(x); }
-
-// §5.2: reflect-101.
-int mirror(int t, int n) { return t < 0 ? -t : (t >= n ? 2 * n - t - 2 : t); }
-
-// §5.2: the separable filter at one sample (i, j) of a w x h image.
-float filter_at(const std::vector<float> &f, const float *img, int w, int h, int i, int j)
+// §5.8: the entropy of each block of one side from its eigenvalues and
+// variances (the side's block in the accumulator, speed_estimate()).
+std::vector<float> entropies(const SpeedPlan &p, const SpeedSideHead &head, const float *var)
 {
-    const int fw = static_cast<int>(f.size()), r = fw / 2;
-    float out = 0.0f;
-    for (int q = 0; q < fw; q++) {
-        const int col = mirror(j - r + q, w);
-        float v = 0.0f;
-        for (int k = 0; k < fw; k++)
-            v = v + f[static_cast<size_t>(k)] * img[static_cast<size_t>(mirror(i - r + k, h)) * w + col];
-        out = out + f[static_cast<size_t>(q)] * v;
-    }
-    return out;
-}
-
-// §5.1: one scaled sample, rows outer, columns inner; each term the product
-// of the two weights times the sample, summed in float from 0; lanczos4
-// divides by the sum of the weights.
-float resample_at(const SpeedPlan &p, const float *s, int x, int y)
-{
-    const size_t ox = static_cast<size_t>(x) * p.ax.taps, oy = static_cast<size_t>(y) * p.ay.taps;
-    float acc = 0.0f, wsum = 0.0f;
-    for (int j = 0; j < p.ay.taps; j++) {
-        const float *row = s + static_cast<size_t>(p.ay.idx[oy + j]) * p.ow;
-        for (int i = 0; i < p.ax.taps; i++) {
-            const float w = p.ax.w[ox + i] * p.ay.w[oy + j];
-            wsum = wsum + w;
-            acc = acc + row[p.ax.idx[ox + i]] * w;
-        }
-    }
-    return p.normalise ? acc / wsum : acc;
-}
-
-// §5.1 to §5.3: the mean-removed operating image E (opw x oph, row-major).
-std::vector<float> band_pass(const SpeedPlan &p, const std::vector<float> &plane)
-{
-    std::vector<float> resampled;
-    const float *s = plane.data();
-    if (p.resample) {
-        resampled.resize(static_cast<size_t>(p.sw) * p.sh);
-        for (int y = 0; y < p.sh; y++)
-            for (int x = 0; x < p.sw; x++)
-                resampled[static_cast<size_t>(y) * p.sw + x] = resample_at(p, s, x, y);
-        s = resampled.data();
-    }
-    // §5.2: the anti-alias filter at the decimated positions only.
-    std::vector<float> d(static_cast<size_t>(p.opw) * p.oph);
-    for (int i = 0; i < p.oph; i++)
-        for (int j = 0; j < p.opw; j++)
-            d[static_cast<size_t>(i) * p.opw + j] = filter_at(p.taps_a, s, p.sw, p.sh, 16 * i, 16 * j);
-    // §5.3.
-    std::vector<float> e(d.size());
-    for (int i = 0; i < p.oph; i++)
-        for (int j = 0; j < p.opw; j++) {
-            const size_t k = static_cast<size_t>(i) * p.opw + j;
-            e[k] = d[k] - filter_at(p.taps_l, d.data(), p.opw, p.oph, i, j);
-        }
-    return e;
-}
-
-// §5.4.
-void covariance(const SpeedPlan &p, const std::vector<float> &e, Mat k)
-{
-    const int n = p.subw * p.subh;
-    const size_t w = static_cast<size_t>(p.opw);
-    float mean[NE];
+    std::vector<float> ent(static_cast<size_t>(p.nb), 0.0f);
     for (int q = 0; q < NE; q++) {
-        const float *base = e.data() + (q / 5) * w + q % 5;
-        float s = 0.0f;
-        for (int i = 0; i < p.subh; i++)
-            for (int j = 0; j < p.subw; j++)
-                s = s + base[i * w + j];
-        mean[q] = s / static_cast<float>(n);
+        const float l = head.lambda[q] < 0.0f ? 0.0f : head.lambda[q];
+        for (size_t b = 0; b < ent.size(); b++)
+            ent[b] = static_cast<float>(static_cast<double>(ent[b]) +
+                                        (std::log2(static_cast<double>(l * var[b] + p.snn)) + LOG2_2PIE));
     }
-    for (int a = 0; a < NE; a++)
-        for (int b = 0; b <= a; b++) {
-            const float *x = e.data() + (a / 5) * w + a % 5;
-            const float *y = e.data() + (b / 5) * w + b % 5;
-            const double mx = mean[a], my = mean[b];
-            double acc = 0.0;
-            for (int i = 0; i < p.subh; i++)
-                for (int j = 0; j < p.subw; j++)
-                    acc = acc + (static_cast<double>(x[i * w + j]) - mx) *
-                                    (static_cast<double>(y[i * w + j]) - my);
-            k[a][b] = k[b][a] = static_cast<float>(acc / static_cast<double>(n));
-        }
-}
-
-// §5.5, tridiagonalisation.
-void tridiagonalise(Mat a, float *d, float *e)
-{
-    float v[NE], x[NE];
-    for (int i = 0; i < NE - 2; i++) {
-        const int r0 = i + 1;
-        float tau = 0.0f;
-        float xn = 0.0f;
-        for (int r = r0 + 1; r < NE; r++)
-            xn = xn + a[r][i] * a[r][i];
-        xn = fsqrt(xn);
-        if (xn != 0.0f) {
-            const float al = a[r0][i];
-            const float h = fsqrt(al * al + xn * xn);
-            const float beta = al >= 0.0f ? -h : h;
-            tau = (beta - al) / beta;
-            const float s = al - beta;
-            if (s != 0.0f) {
-                for (int r = r0; r < NE; r++)
-                    a[r][i] = a[r][i] / s;
-                a[r0][i] = beta;
-            }
-        }
-        for (int r = r0; r < NE; r++)
-            v[r] = a[r][i];
-        if (tau == 0.0f)
-            continue;
-        v[r0] = 1.0f;
-        for (int r = r0; r < NE; r++) {
-            float acc = 0.0f;
-            for (int c = r0; c < NE; c++)
-                acc = acc + (tau * a[r][c]) * v[c];
-            x[r] = acc;
-        }
-        float xv = 0.0f;
-        for (int r = r0; r < NE; r++)
-            xv = xv + x[r] * v[r];
-        const float alpha = static_cast<float>((-0.5 * static_cast<double>(tau)) * static_cast<double>(xv));
-        for (int r = r0; r < NE; r++)
-            x[r] = x[r] + alpha * v[r];
-        for (int r = r0; r < NE; r++)
-            for (int c = r0; c < NE; c++)
-                a[r][c] = a[r][c] - (x[r] * v[c] + v[r] * x[c]);
-    }
-    for (int k = 0; k < NE; k++)
-        d[k] = a[k][k];
-    for (int k = 0; k < NE - 1; k++)
-        e[k] = a[k + 1][k];
-}
-
-// §5.5, chop.
-void chop(const float *d, float *e, int m)
-{
-    for (int k = 0; k < m - 1; k++)
-        if (static_cast<double>(std::fabs(e[k])) <
-            1e-6 * static_cast<double>(std::fabs(d[k]) + std::fabs(d[k + 1])))
-            e[k] = 0.0f;
-}
-
-// §5.5, givens.
-void givens(float a, float b, float *c, float *s)
-{
-    if (b == 0.0f) {
-        *c = 1.0f, *s = 0.0f;
-    } else if (std::fabs(b) > std::fabs(a)) {
-        const float t = -a / b;
-        *s = static_cast<float>(1.0 / std::sqrt(static_cast<double>(1.0f + t * t)));
-        *c = *s * t;
-    } else {
-        const float t = -b / a;
-        *c = static_cast<float>(1.0 / std::sqrt(static_cast<double>(1.0f + t * t)));
-        *s = *c * t;
-    }
-}
-
-// §5.5, one implicit QR step on d[0..m-1], e[0..m-2].
-void qr_step(float *d, float *e, int m)
-{
-    const float ta = d[m - 2], tb = d[m - 1], tab = e[m - 2];
-    const float dt = static_cast<float>(static_cast<double>(ta - tb) / 2.0);
-    const float hyp = fsqrt(dt * dt + tab * tab);
-    float mu;
-    if (dt > 0.0f)
-        mu = tb - tab * (tab / (dt + hyp));
-    else if (dt == 0.0f)
-        mu = tb - std::fabs(tab);
-    else
-        mu = tb + tab * (tab / (-dt + hyp));
-    if (1e-6 * static_cast<double>(std::fabs(mu)) > static_cast<double>(std::fabs(d[0]) + std::fabs(e[0])))
-        mu = 0.0f;
-    float x = d[0] - mu, z = e[0];
-    float bk = 0.0f, zk = 0.0f;
-    float ap = d[0], bp = e[0], aq = d[1];
-    float c, s;
-    if (m == 2) {
-        givens(x, z, &c, &s);
-        d[0] = c * (c * ap - s * bp) + s * (s * aq - c * bp);
-        e[0] = c * (s * ap + c * bp) - s * (s * bp + c * aq);
-        d[1] = s * (s * ap + c * bp) + c * (s * bp + c * aq);
-        return;
-    }
-    float bq = e[1];
-    for (int k = 0; k < m - 1; k++) {
-        givens(x, z, &c, &s);
-        const float bk1 = c * bk - s * zk;
-        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
-        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
-        const float zp1 = (-s) * bq;
-        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
-        const float bq1 = c * bq;
-        const float ak = ap1;
-        bk = bp1, zk = zp1, ap = aq1, bp = bq1;
-        if (k < m - 2)
-            aq = d[k + 2];
-        if (k < m - 3)
-            bq = e[k + 2];
-        d[k] = ak;
-        if (k > 0)
-            e[k - 1] = bk1;
-        if (k < m - 2)
-            e[k + 1] = bp;
-        x = bk, z = zk;
-    }
-    d[m - 1] = ap;
-    e[m - 2] = bk;
-}
-
-// §5.5: the eigenvalues of k, in libvmaf's (unsorted) order.
-void eigenvalues(const Mat k, float *lambda)
-{
-    Mat a;
-    std::memcpy(a, k, sizeof a);
-    float e[NE] = {};
-    tridiagonalise(a, lambda, e);
-    chop(lambda, e, NE);
-    int b = NE - 1;
-    for (int iter = 0; b > 0 && iter < 500;) {
-        if (e[b - 1] == 0.0f) {
-            b--;
-            continue;
-        }
-        int lo = b - 1;
-        while (lo > 0 && e[lo - 1] != 0.0f)
-            lo--;
-        qr_step(lambda + lo, e + lo, b - lo + 1);
-        chop(lambda + lo, e + lo, b - lo + 1);
-        iter++;
-    }
-}
-
-// §5.6: C = A * B, A n x m, B m x cols, each entry a float sum over k ascending.
-void matmul(const float *a, const float *b, float *c, int n, int m, int cols)
-{
-    std::memset(c, 0, sizeof(float) * static_cast<size_t>(n) * cols);
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < m; k++)
-            for (int j = 0; j < cols; j++)
-                c[i * cols + j] = c[i * cols + j] + a[i * m + k] * b[static_cast<size_t>(k) * cols + j];
-}
-
-// §5.6: solve K X = Y (Y: 25 x nb) by libvmaf's explicit Householder QR.
-// false: a diagonal entry of R is below 1e-6 (singular).
-bool solve(const Mat k, const std::vector<float> &y, int nb, std::vector<float> *x)
-{
-    Mat z, q, h, t, r;
-    std::memcpy(z, k, sizeof z);
-    for (int i = 0; i < NE; i++)
-        for (int j = 0; j < NE; j++)
-            q[i][j] = i == j ? 1.0f : 0.0f;
-    float v[NE];
-    for (int c = 0; c < NE - 1; c++) {
-        for (int i = 0; i < NE; i++)
-            for (int j = 0; j < NE; j++)
-                if (i < c || j < c)
-                    z[i][j] = i == j ? 1.0f : 0.0f;
-        for (int i = 0; i < NE; i++)
-            v[i] = z[i][c];
-        float s = 0.0f;
-        for (int i = 0; i < NE; i++)
-            s = s + v[i] * v[i];
-        const float nu = fsqrt(s);
-        v[c] = v[c] + (k[c][c] >= 0.0f ? nu : -nu); // the sign of K, not Z (§5.6)
-        s = 0.0f;
-        for (int i = 0; i < NE; i++)
-            s = s + v[i] * v[i];
-        const float nv = fsqrt(s);
-        for (int i = 0; i < NE; i++)
-            v[i] = v[i] / nv;
-        for (int i = 0; i < NE; i++)
-            for (int j = 0; j < NE; j++)
-                h[i][j] = (-2.0f * v[i]) * v[j];
-        for (int i = 0; i < NE; i++)
-            h[i][i] = h[i][i] + 1.0f;
-        matmul(&h[0][0], &z[0][0], &t[0][0], NE, NE, NE);
-        std::memcpy(z, t, sizeof z);
-        matmul(&h[0][0], &q[0][0], &t[0][0], NE, NE, NE);
-        std::memcpy(q, t, sizeof q);
-    }
-    matmul(&q[0][0], &k[0][0], &r[0][0], NE, NE, NE);
-    std::vector<float> qy(static_cast<size_t>(NE) * nb);
-    matmul(&q[0][0], y.data(), qy.data(), NE, NE, nb);
-    const size_t n = static_cast<size_t>(nb);
-    for (int i = NE - 1; i >= 0; i--) {
-        const float den = r[i][i];
-        if (static_cast<double>(std::fabs(den)) < 1e-6)
-            return false;
-        for (size_t b = 0; b < n; b++) {
-            float acc = qy[i * n + b];
-            for (int c = i + 1; c < NE; c++)
-                acc = acc - (*x)[c * n + b] * r[i][c];
-            (*x)[i * n + b] = acc / den;
-        }
-    }
-    return true;
-}
-
-// §5.4 to §5.8 on one side: entropies and variances per block; true when
-// the plane is singular.
-bool estimate(const SpeedPlan &p, const std::vector<float> &e, std::vector<float> *ent,
-              std::vector<float> *var)
-{
-    Mat k;
-    covariance(p, e, k);
-    float lambda[NE];
-    eigenvalues(k, lambda);
-    const size_t nb = static_cast<size_t>(p.nb);
-    std::vector<float> y(NE * nb), x(NE * nb, 0.0f);
-    for (int q = 0; q < NE; q++)
-        for (int bi = 0; bi < p.nbv; bi++)
-            for (int bj = 0; bj < p.nbh; bj++)
-                y[q * nb + static_cast<size_t>(bi) * p.nbh + bj] =
-                    e[static_cast<size_t>(bi * 5 + q / 5) * p.opw + bj * 5 + q % 5];
-    bool singular = false;
-    for (float l : lambda)
-        if (static_cast<double>(l) < 1e-6)
-            singular = true;
-    if (!singular && !solve(k, y, p.nb, &x))
-        singular = true;
-    if (singular)
-        std::fill(x.begin(), x.end(), 0.0f);
-    // §5.7.
-    var->assign(nb, 0.0f);
-    for (size_t b = 0; b < nb; b++) {
-        float s = 0.0f;
-        for (int q = 0; q < NE; q++)
-            s = s + (x[q * nb + b] * y[q * nb + b]) / 25.0f;
-        (*var)[b] = s;
-    }
-    // §5.8.
-    ent->assign(nb, 0.0f);
-    for (int q = 0; q < NE; q++) {
-        const float l = lambda[q] < 0.0f ? 0.0f : lambda[q];
-        for (size_t b = 0; b < nb; b++)
-            (*ent)[b] = static_cast<float>(
-                static_cast<double>((*ent)[b]) +
-                (std::log2(static_cast<double>(l * (*var)[b] + p.snn)) + LOG2_2PIE));
-    }
-    return singular;
+    return ent;
 }
 
 double lg1(float s) { return std::log2(static_cast<double>(1.0f + s)); }
@@ -405,27 +68,73 @@ void speed_convert(const PlaneView &pv, int bpc, std::vector<float> *out)
         for (int y = 0; y < pv.h; y++) {
             const uint8_t *r = pv.row<uint8_t>(y);
             for (int x = 0; x < pv.w; x++)
-                *o++ = static_cast<float>(r[x]) + static_cast<float>(-128);
+                *o++ = speed_sample(r[x], 8);
         }
         return;
     }
-    const float div = static_cast<float>(1 << (bpc - 8));
     for (int y = 0; y < pv.h; y++) {
         const uint16_t *r = pv.row<uint16_t>(y);
         for (int x = 0; x < pv.w; x++)
-            *o++ = static_cast<float>(r[x]) / div + static_cast<float>(-128);
+            *o++ = speed_sample(r[x], bpc);
     }
 }
 
-float speed_plane_score(const SpeedPlan &p, const std::vector<float> &ref,
-                        const std::vector<float> &dis, bool *singular)
+void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side)
 {
-    std::vector<float> hr, sr, hd, sd;
-    const bool fr = estimate(p, band_pass(p, ref), &hr, &sr);
-    const bool fd = estimate(p, band_pass(p, dis), &hd, &sd);
+    const SpeedDims &d = p.d;
+    SpeedImage src{plane.data(), d.ow};
+    std::vector<float> resampled;
+    if (d.resample) {
+        resampled.resize(static_cast<size_t>(d.sw) * d.sh);
+        for (int y = 0; y < d.sh; y++)
+            for (int x = 0; x < d.sw; x++)
+                resampled[static_cast<size_t>(y) * d.sw + x] = speed_resample_at(
+                    src, &p.ax.idx[static_cast<size_t>(x) * d.tx], &p.ax.w[static_cast<size_t>(x) * d.tx],
+                    d.tx, &p.ay.idx[static_cast<size_t>(y) * d.ty],
+                    &p.ay.w[static_cast<size_t>(y) * d.ty], d.ty, d.normalise != 0);
+        src = SpeedImage{resampled.data(), d.sw};
+    }
+    // §5.2: the anti-alias filter at the decimated positions only (§11).
+    std::vector<float> dec(static_cast<size_t>(d.opw) * d.oph);
+    for (int i = 0; i < d.oph; i++)
+        for (int j = 0; j < d.opw; j++)
+            dec[static_cast<size_t>(i) * d.opw + j] =
+                speed_filter_at(src, p.taps_a.data(), d.wa, d.sw, d.sh, 16 * i, 16 * j);
+    // §5.3, on the truncated part that §5.4 to §5.6 read.
+    const SpeedImage dv{dec.data(), d.opw};
+    std::vector<float> e(static_cast<size_t>(d.tw) * d.th);
+    for (int i = 0; i < d.th; i++)
+        for (int j = 0; j < d.tw; j++)
+            e[static_cast<size_t>(i) * d.tw + j] =
+                dv(i, j) - speed_filter_at(dv, p.taps_l.data(), d.wl, d.opw, d.oph, i, j);
+    // §5.4.
+    float mean[NE], k[NE * NE];
+    for (int q = 0; q < NE; q++)
+        mean[q] = speed_mean(e.data(), d.tw, q, d.subw, d.subh);
+    for (int a = 0; a < NE; a++)
+        for (int b = 0; b <= a; b++)
+            k[a * NE + b] = k[b * NE + a] =
+                speed_covariance(e.data(), d.tw, a, b, mean[a], mean[b], d.subw, d.subh);
+    // §5.5 to §5.7.
+    const size_t n = static_cast<size_t>(NE) * p.nb;
+    std::vector<float> y(n), qy(n), x(n);
+    auto scratch = std::make_unique<SpeedSolveScratch>();
+    SpeedSideHead *head = reinterpret_cast<SpeedSideHead *>(side);
+    speed_estimate(SpeedSerialTeam{}, *scratch, k, e.data(), d.tw, p.nbh, p.nb, y.data(), qy.data(),
+                   x.data(), head, side + sizeof(SpeedSideHead) / sizeof(float));
+}
+
+float speed_plane_score(const SpeedPlan &p, const float *ref, const float *dis, bool *singular)
+{
+    const SpeedSideHead &r = *reinterpret_cast<const SpeedSideHead *>(ref);
+    const SpeedSideHead &d = *reinterpret_cast<const SpeedSideHead *>(dis);
+    const float *sr = ref + sizeof(SpeedSideHead) / sizeof(float);
+    const float *sd = dis + sizeof(SpeedSideHead) / sizeof(float);
+    const bool fr = r.singular != 0, fd = d.singular != 0;
     *singular = fr || fd;
     if (fr != fd)
         return 0.0f;
+    const std::vector<float> hr = entropies(p, r, sr), hd = entropies(p, d, sd);
     float score = 0.0f;
     for (size_t b = 0; b < static_cast<size_t>(p.nb); b++) {
         if (hr[b] < p.base && hd[b] < p.base)
@@ -441,32 +150,21 @@ float speed_plane_score(const SpeedPlan &p, const std::vector<float> &ref,
 
 void SpeedChroma::cpu(const FrameView &f, void *accum, ThreadPool &) const
 {
-    float s[2];
-    bool bad[2];
-    std::vector<float> ref, dis;
+    float *side = static_cast<float *>(accum);
+    const size_t n = speed_side_floats(plan_.d);
+    std::vector<float> plane;
     for (int c = 0; c < 2; c++) {
-        speed_convert(f.ref[1 + c], g_.bpc, &ref);
-        speed_convert(f.dis[1 + c], g_.bpc, &dis);
-        s[c] = speed_plane_score(plan_, ref, dis, &bad[c]);
+        speed_convert(f.ref[1 + c], g_.bpc, &plane);
+        speed_side(plan_, plane, side + 2 * c * n);
+        speed_convert(f.dis[1 + c], g_.bpc, &plane);
+        speed_side(plan_, plane, side + (2 * c + 1) * n);
     }
-    // §7.
-    float uv;
-    if (bad[0] && !bad[1])
-        uv = s[1];
-    else if (bad[1] && !bad[0])
-        uv = s[0];
-    else
-        uv = static_cast<float>((static_cast<double>(s[0]) + static_cast<double>(s[1])) / 2.0);
-    SpeedChromaAccum &a = *static_cast<SpeedChromaAccum *>(accum);
-    a.u = s[0], a.v = s[1], a.uv = uv;
 }
 
 void SpeedTemporal::cpu(const FrameView &f, void *accum, ThreadPool &) const
 {
-    SpeedTemporalAccum &a = *static_cast<SpeedTemporalAccum *>(accum);
-    a.score = 0.0; // frame 0 (§8 step 2)
     if (f.index == 0)
-        return;
+        return; // finish() writes 0 (§8 step 2)
     // §8 step 3: previous minus current, in float.
     std::vector<float> rd, dd, cur;
     speed_convert(f.prev_ref[0], g_.bpc, &rd);
@@ -478,8 +176,9 @@ void SpeedTemporal::cpu(const FrameView &f, void *accum, ThreadPool &) const
         speed_convert(f.dis[0], g_.bpc, &cur);
     for (size_t i = 0; i < dd.size(); i++)
         dd[i] = dd[i] - cur[i];
-    bool singular;
-    a.score = speed_plane_score(plan_, rd, dd, &singular);
+    float *side = static_cast<float *>(accum);
+    speed_side(plan_, rd, side);
+    speed_side(plan_, dd, side + speed_side_floats(plan_.d));
 }
 
 } // namespace vmafhip

@@ -1,11 +1,12 @@
 // checkgpu: the CPU reference against the GPU backend, extractor by
 // extractor, on random planes, comparing the integer accumulators exactly
-// (psnr SSE, ADM num/den/aim per scale and orientation, the sample maximum)
-// and the float_ssim map sums within a relative 1e-12.
+// (psnr SSE, ADM num/den/aim per scale and orientation, the sample maximum),
+// SpEED's float eigenvalues, singular flags and block variances exactly, and the
+// float_ssim map sums within a relative 1e-12.
 //
 // Quick start for adding a case: append a line to `cases` below (feature
 // spec with options, size, bit depth, layout). Run:
-//   checkgpu [--test=adm|psnr|float_ssim] [--seed=N] [--bench]
+//   checkgpu [--test=adm|psnr|float_ssim|speed_chroma|...] [--seed=N] [--bench]
 // Exit status 0 = all equal, 1 = a mismatch, 77 = no GPU (skipped).
 // Each compared frame pair is scored after a garbage frame in the same
 // context, so a result block that was not reset would show up as a mismatch.
@@ -82,6 +83,29 @@ const std::vector<Case> cases = {
     {"motion", 640, 360, 16, VMAFHIP_CHROMA_400, "16-bit"},
     {"motion=motion_five_frame_window=true", 640, 360, 8, VMAFHIP_CHROMA_420, "five-frame window"},
     {"adm|vif|motion", 576, 324, 8, VMAFHIP_CHROMA_420, "the VMAF extractors"},
+    {"speed_chroma", 160, 160, 8, VMAFHIP_CHROMA_420, "minimum 160x160"},
+    {"speed_chroma", 576, 324, 10, VMAFHIP_CHROMA_420, "10-bit"},
+    {"speed_chroma", 333, 181, 12, VMAFHIP_CHROMA_422, "odd 4:2:2 12-bit"},
+    {"speed_chroma", 321, 241, 16, VMAFHIP_CHROMA_444, "odd 4:4:4 16-bit"},
+    {"speed_chroma=mxv=45:nnf=0.1:snn=0.19:wvm=5", 1920, 1080, 8, VMAFHIP_CHROMA_420, "v1 1080p"},
+    {"speed_chroma=ps=0.6:psm=bilinear:mxv=45:nnf=0.1:snn=0.19:wvm=5", 1280, 720, 10,
+     VMAFHIP_CHROMA_420, "v1 phone (0.6)"},
+    {"speed_chroma=ps=0.5:psm=bilinear", 3840, 2160, 8, VMAFHIP_CHROMA_420, "4K bilinear 0.5"},
+    {"speed_chroma=ps=2:psm=bilinear", 576, 324, 8, VMAFHIP_CHROMA_420, "bilinear upscale"},
+    {"speed_chroma=ps=0.99:psm=bicubic", 576, 324, 12, VMAFHIP_CHROMA_420, "bicubic 0.99"},
+    {"speed_chroma=ps=1.5:psm=lanczos4", 576, 324, 8, VMAFHIP_CHROMA_420, "lanczos4 1.5"},
+    {"speed_chroma=ps=0.8:psm=lanczos4", 640, 360, 10, VMAFHIP_CHROMA_444, "lanczos4 0.8"},
+    {"speed_chroma=ps=0.7", 1280, 720, 8, VMAFHIP_CHROMA_420, "nearest 0.7"},
+    {"speed_chroma=ks=2", 576, 324, 8, VMAFHIP_CHROMA_420, "19 and 5 taps"},
+    {"speed_chroma=ks=0.5", 576, 324, 16, VMAFHIP_CHROMA_420, "5 and 3 taps"},
+    {"speed_temporal", 80, 80, 8, VMAFHIP_CHROMA_400, "minimum 80x80 gray"},
+    {"speed_temporal", 576, 324, 10, VMAFHIP_CHROMA_420, "10-bit"},
+    {"speed_temporal=urd=true", 577, 323, 8, VMAFHIP_CHROMA_420, "odd, reference difference"},
+    {"speed_temporal=ps=0.5:psm=bilinear", 1920, 1080, 12, VMAFHIP_CHROMA_420, "bilinear 0.5"},
+    {"speed_temporal=ps=0.8:psm=lanczos4", 640, 360, 8, VMAFHIP_CHROMA_420, "lanczos4 0.8"},
+    {"speed_temporal=ps=0.6:psm=bicubic", 640, 360, 16, VMAFHIP_CHROMA_420, "bicubic 0.6"},
+    {"speed_temporal", 3840, 2160, 8, VMAFHIP_CHROMA_420, "4K"},
+    {"speed_chroma|speed_temporal|motion", 576, 324, 8, VMAFHIP_CHROMA_420, "both SpEEDs"},
 };
 
 // Random content with structure: smooth gradients, edges and noise, and a

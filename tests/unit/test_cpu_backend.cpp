@@ -1,7 +1,8 @@
 // The CPU backend's frame workers (core/backend_cpu.cpp): frames scored
 // several at once, finishing in any order, give every frame the accumulator
 // block that one frame at a time gives it, byte for byte: at every split of
-// threads and depth, with motion reading two earlier frames, with frames
+// threads and depth, with motion reading two earlier frames and
+// speed_temporal an earlier distorted luma, with frames
 // left unscored (n_subsample), and for a stream taken over mid-way.
 #include <gtest/gtest.h>
 
@@ -21,8 +22,10 @@ using namespace vmafhip;
 
 namespace {
 
-// Every extractor, motion with its two-frame look-behind.
-const char *const kFeatures = "psnr|float_ssim|adm|vif|motion=motion_five_frame_window=true";
+// Motion with its two-frame look-behind, speed_temporal reading the previous
+// distorted luma too, and the other extractors.
+const char *const kFeatures =
+    "psnr|float_ssim|adm|vif|motion=motion_five_frame_window=true|speed_chroma|speed_temporal";
 
 using Blocks = std::vector<std::vector<uint8_t>>;
 
@@ -106,7 +109,8 @@ TEST(CpuFrameWorkers, SameBlocksAsOneFrameAtATime)
 }
 
 // Frames 0..k-1 on one backend, the rest on frame workers that take the
-// stream over with the look-behind lumas of the frames before k.
+// stream over with the look-behind lumas (reference and distorted) of the
+// frames before k.
 TEST(CpuFrameWorkers, TakeOverMidStream)
 {
     const Stream st("natural1_576x324_yuv420p__ref_vs_x264crf38");
@@ -115,12 +119,15 @@ TEST(CpuFrameWorkers, TakeOverMidStream)
     const Blocks want = run(st, *one, 0, n, every);
     for (unsigned k = 1; k < n; k++) {
         auto b = make_cpu_backend(st.m, 4, 3);
-        PlaneView prev[MAX_LOOKBEHIND];
+        PlaneView prev_ref[MAX_LOOKBEHIND], prev_dis[MAX_LOOKBEHIND];
         const int nprev = std::min<int>(st.m.lookbehind, static_cast<int>(k));
-        for (int j = 0; j < nprev; j++)
-            prev[j] = st.view(k - 1 - static_cast<unsigned>(j)).ref[0];
+        for (int j = 0; j < nprev; j++) {
+            prev_ref[j] = st.view(k - 1 - static_cast<unsigned>(j)).ref[0];
+            prev_dis[j] = st.view(k - 1 - static_cast<unsigned>(j)).dis[0];
+        }
+        ASSERT_TRUE(st.m.lookbehind_dis); // speed_temporal
         std::string err;
-        ASSERT_EQ(b->take_over(k, prev, nprev, &err), 0) << err;
+        ASSERT_EQ(b->take_over(k, prev_ref, prev_dis, nprev, &err), 0) << err;
         const Blocks got = run(st, *b, k, n, every);
         expect_same(got, Blocks(want.begin() + k, want.end()), "taken over at frame " + std::to_string(k));
     }

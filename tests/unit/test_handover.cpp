@@ -1,7 +1,7 @@
 // A stream handed over from the CPU backend to a backend made meanwhile
 // (core/backend_handover.cpp), at every frame: each frame's scores are those
-// of the backend that scored it, motion's look-behind across the handover
-// included. Built for the CPU suite (the next backend is another CPU
+// of the backend that scored it, the look-behinds across the handover
+// included (motion's reference lumas, speed_temporal's distorted ones too). Built for the CPU suite (the next backend is another CPU
 // backend) and, with TEST_BACKEND=VMAFHIP_BACKEND_HIP, for the GPU suite
 // (the GPU backend).
 #include <gtest/gtest.h>
@@ -34,8 +34,10 @@ namespace {
 /// The next backend's making begins with the handover backend.
 constexpr std::chrono::milliseconds kNow{0};
 
-// Every extractor, motion with its two-frame look-behind, and the model.
-const char *const kFeatures = "psnr|float_ssim|adm|vif|motion=motion_five_frame_window=true";
+// Motion with its two-frame look-behind, speed_temporal reading the previous
+// distorted luma too, the other extractors, and the model.
+const char *const kFeatures =
+    "psnr|float_ssim|adm|vif|motion=motion_five_frame_window=true|speed_chroma|speed_temporal";
 
 /// The frames of a fixture pair, as given to the backends: planar, or
 /// semi-planar with samples in the high bits (p010), where the first
@@ -350,9 +352,9 @@ TEST(Handover, NextBackendsMessagesReachTheCallersLog)
             log.log(VMAFHIP_LOG_INFO, "frame %u\n", f.index);
             return cpu->submit(f, s, fence, e);
         }
-        int take_over(unsigned i, const PlaneView *p, int n, std::string *e) override
+        int take_over(unsigned i, const PlaneView *r, const PlaneView *d, int n, std::string *e) override
         {
-            return cpu->take_over(i, p, n, e);
+            return cpu->take_over(i, r, d, n, e);
         }
         int collect(bool w, uint8_t *a, std::string *e) override { return cpu->collect(w, a, e); }
     };
@@ -415,9 +417,9 @@ TEST(Handover, LentPicturesMoveToTheNextBackendsMemory)
         {
             return cpu->submit(f, s, fence, e);
         }
-        int take_over(unsigned i, const PlaneView *p, int n, std::string *e) override
+        int take_over(unsigned i, const PlaneView *r, const PlaneView *d, int n, std::string *e) override
         {
-            return cpu->take_over(i, p, n, e);
+            return cpu->take_over(i, r, d, n, e);
         }
         std::shared_ptr<HostMemory> host_memory() const override { return mem; }
         int collect(bool w, uint8_t *a, std::string *e) override { return cpu->collect(w, a, e); }

@@ -1,8 +1,13 @@
 // SpEED tests (docs/speed.md): speed_chroma and speed_temporal through the
-// table entries and the public API, CPU reference.
+// table entries and the public API. Built for the CPU (suite unit) and the
+// GPU (suite gpu, TEST_BACKEND): every golden is compared bit for bit on
+// the backend under test.
 //
 // Map:
-//   SpeedEntry.*    the table entry: options, aliases, suffixes, no GPU
+//   SpeedEntry.*    the table entry: options, aliases, suffixes, the
+//                   accumulator block, the GPU host side
+//   SpeedSolve.*    the driver of §5.5 to §5.7 run by threads as a GPU block
+//                   runs it, against the CPU's serial run
 //   SpeedGolden.*   the speed_chroma columns of the VMAF v1 goldens (the v1
 //                   models' options), libvmaf goldens of eleven option sets
 //                   at 8 bits, nine prescales with the four methods, three
@@ -14,14 +19,19 @@
 //                   near 1, unknown prescale methods, bit depths
 #include <gtest/gtest.h>
 
+#include <barrier>
 #include <cerrno>
+#include <cstring>
 #include <memory>
+#include <random>
+#include <thread>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "extractors/options.h"
 #include "extractors/speed/speed.h"
+#include "kernels/speed/speed_solve.h"
 #include "tests/common/bits.h"
 #include "tests/common/context.h"
 #include "tests/common/extractors.h"
@@ -91,8 +101,6 @@ TEST(SpeedEntry, TableRow)
                           "Speed_chroma_feature_speed_chroma_v_score",
                           "Speed_chroma_feature_speed_chroma_uv_score"})
         EXPECT_EQ(find_provider(f), &e) << f;
-    EXPECT_EQ(e.gpu, nullptr); // no GPU implementation yet
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
     ASSERT_EQ(e.n_options, 7);
     const struct {
         const char *name, *alias;
@@ -153,6 +161,116 @@ TEST(SpeedEntry, NamesAndSuffixes)
                                                    "speed_chroma_uv" + c.suffix}));
         EXPECT_EQ(e->planes(), 3);
         EXPECT_EQ(e->lookbehind(), 0);
+    }
+}
+
+TEST(SpeedEntry, AccumulatorAndGpuHostSide)
+{
+    // 576x324 4:2:0 with bilinear 0.6: chroma 288x162 scaled to 173x97,
+    // operating 10x6, truncated 10x5 (§3); taps 9 and 3 (§5.2).
+    int ret = 0;
+    std::string msg;
+    const Opts opts = {{"ps", "0.6"}, {"psm", "bilinear"}};
+    const auto e = make({576, 324, 8, VMAFHIP_CHROMA_420}, opts, &ret, &msg);
+    ASSERT_TRUE(e) << msg;
+    // Four sides (U, V; reference, distorted), each 25 eigenvalues, the
+    // singular flag and the variances of the 2 blocks.
+    EXPECT_EQ(e->accum_bytes(), 4 * (25 + 1 + 2) * sizeof(float));
+    const GpuImpl *gpu = speed_chroma_extractor.gpu;
+    if (!gpu)
+        GTEST_SKIP() << "built without a GPU platform";
+    // The constants: the taps, then the bilinear columns' and rows' sources
+    // and weights, two per scaled sample.
+    EXPECT_EQ(gpu->constants_bytes(*e), (9 + 3 + 2 * 2 * 173 + 2 * 2 * 97) * sizeof(float));
+    std::vector<float> c(gpu->constants_bytes(*e) / sizeof(float));
+    gpu->fill_constants(*e, c.data());
+    const SpeedPlan &p = static_cast<const SpeedChroma &>(*e).plan();
+    EXPECT_EQ(std::vector<float>(c.begin(), c.begin() + 9), p.taps_a);
+    EXPECT_EQ(std::vector<float>(c.begin() + 9, c.begin() + 12), p.taps_l);
+    // The workspace of each side: the decimated image (10x6 floats), E
+    // (10x5), K (25x25), and Y, Y' and X (25x2 each).
+    EXPECT_EQ(gpu->workspace_bytes(*e), 4 * (10 * 6 + 10 * 5 + 625 + 3 * 25 * 2) * sizeof(float));
+    EXPECT_NE(gpu->enqueue, nullptr);
+    EXPECT_NE(speed_temporal_extractor.gpu, nullptr);
+}
+
+// ---------------------------------------------------------------------------
+
+/// speed_estimate()'s team as a GPU block behaves: `n` threads that each run
+/// the whole driver, thread 0 the leader, each(n, f) strided over them, a
+/// barrier for sync(). A missing barrier or an entry that reads another
+/// entry of the same step shows up as different bytes.
+struct ThreadTeam {
+    int tid, n;
+    std::barrier<> *bar;
+    bool leader() const { return tid == 0; }
+    void sync() const { bar->arrive_and_wait(); }
+    template <typename F> void each(int count, F f) const
+    {
+        for (int i = tid; i < count; i += n)
+            f(i);
+    }
+};
+
+/// The side's block (SpeedSideHead, then nb variances) of E (tw x th) by a
+/// team of `threads` threads, 0 for the serial team of the CPU code.
+std::vector<float> estimate_side(const std::vector<float> &e, int tw, int th, int threads)
+{
+    const int nbh = tw / 5, nb = nbh * (th / 5), subw = tw - 4, subh = th - 4;
+    float mean[SPEED_NE], k[SPEED_NE * SPEED_NE];
+    for (int q = 0; q < SPEED_NE; q++)
+        mean[q] = speed_mean(e.data(), tw, q, subw, subh);
+    for (int a = 0; a < SPEED_NE; a++)
+        for (int b = 0; b <= a; b++)
+            k[a * SPEED_NE + b] = k[b * SPEED_NE + a] =
+                speed_covariance(e.data(), tw, a, b, mean[a], mean[b], subw, subh);
+    const size_t n = static_cast<size_t>(SPEED_NE) * nb;
+    std::vector<float> y(n), qy(n), x(n), out(sizeof(SpeedSideHead) / sizeof(float) + nb);
+    auto scratch = std::make_unique<SpeedSolveScratch>();
+    auto *head = reinterpret_cast<SpeedSideHead *>(out.data());
+    float *var = out.data() + sizeof(SpeedSideHead) / sizeof(float);
+    if (threads == 0) {
+        speed_estimate(SpeedSerialTeam{}, *scratch, k, e.data(), tw, nbh, nb, y.data(), qy.data(),
+                       x.data(), head, var);
+        return out;
+    }
+    std::barrier<> bar(threads);
+    std::vector<std::thread> team;
+    for (int t = 0; t < threads; t++)
+        team.emplace_back([&, t] {
+            speed_estimate(ThreadTeam{t, threads, &bar}, *scratch, k, e.data(), tw, nbh, nb,
+                           y.data(), qy.data(), x.data(), head, var);
+        });
+    for (std::thread &t : team)
+        t.join();
+    return out;
+}
+
+TEST(SpeedSolve, BlockOfThreadsGivesTheSerialBytes)
+{
+    // Random band-pass images (a regular K), and images whose rows repeat
+    // (K singular: the eigenvalue test, or the back substitution, says so).
+    std::mt19937 rng(7);
+    std::normal_distribution<float> noise(0.0f, 3.0f);
+    const struct {
+        int tw, th;
+        bool repeat_rows;
+    } cases[] = {{30, 15, false}, {60, 30, false}, {10, 10, false}, {35, 20, true}, {20, 10, false}};
+    for (const auto &c : cases) {
+        std::vector<float> e(static_cast<size_t>(c.tw) * c.th);
+        for (int i = 0; i < c.th; i++)
+            for (int j = 0; j < c.tw; j++)
+                e[static_cast<size_t>(i) * c.tw + j] =
+                    c.repeat_rows && i > 0 ? e[j] : noise(rng);
+        const std::vector<float> want = estimate_side(e, c.tw, c.th, 0);
+        const bool singular = reinterpret_cast<const SpeedSideHead *>(want.data())->singular != 0;
+        EXPECT_EQ(singular, c.repeat_rows) << c.tw << "x" << c.th;
+        for (int threads : {1, 3, 7, 32})
+            for (int rep = 0; rep < 3; rep++)
+                EXPECT_EQ(std::memcmp(estimate_side(e, c.tw, c.th, threads).data(), want.data(),
+                                      want.size() * sizeof(float)),
+                          0)
+                    << c.tw << "x" << c.th << ", " << threads << " threads";
     }
 }
 
@@ -232,7 +350,6 @@ TEST(SpeedTemporal, TableRowAndNames)
     const ExtractorInfo &e = speed_temporal_extractor;
     EXPECT_EQ(find_extractor("speed_temporal"), &e);
     EXPECT_EQ(find_provider("Speed_temporal_feature_speed_temporal_score"), &e);
-    EXPECT_EQ(e.gpu, nullptr);
     ASSERT_EQ(e.n_options, 7);
     EXPECT_EQ(find_option(e, "speed_weight_var_mode"), nullptr); // always mode 0 (§8)
     const OptionSpec *urd = find_option(e, "urd");
