@@ -22,6 +22,7 @@
 #include "extractors/cambi/cambi.h"
 #include "extractors/options.h"
 #include "tests/common/bits.h"
+#include "tests/common/cambi_cases.h"
 #include "tests/common/context.h"
 #include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
@@ -34,10 +35,7 @@ namespace {
 
 typedef testfx::OptionList Opts;
 
-/// The v1 models' options (models/v1/*.json).
-const Opts V1 = {{"cambi_high_res_speedup", "1080"},
-                 {"cambi_vis_lum_threshold", "0.06"},
-                 {"cambi_max_val", "17"}};
+const Opts &V1 = testfx::cambi_v1_options();
 
 std::unique_ptr<Extractor> make(const Geometry &g, const Opts &opts, int *ret, std::string *msg)
 {
@@ -115,15 +113,8 @@ int compare_golden(const Outputs &r, const std::string &golden)
     return testfx::compare_golden_values(r, golden, "cambi");
 }
 
-std::string cambi_golden(const std::string &pair)
-{
-    return "golden/" + pair + ".cambi.fullprec.json";
-}
-
-std::string v1_golden(const std::string &pair)
-{
-    return "golden/" + pair + ".vmaf_v1.0.16_3d0h.fullprec.json";
-}
+using testfx::cambi_golden;
+using testfx::cambi_v1_golden;
 
 // ---------------------------------------------------------------------------
 
@@ -204,60 +195,32 @@ TEST(CambiEntry, GpuBackendRefusesIt)
 TEST(CambiGolden, V1ModelOptions)
 {
     int compared = 0;
-    for (const char *pair : {"natural1_576x324_yuv420p__ref_vs_mpeg2q28",
-                             "natural1_576x324_yuv420p__ref_vs_x264crf38",
-                             "natural1_576x324_yuv420p__ref_vs_ref",
-                             "natural2_352x288_yuv420p10le__ref_vs_x265crf32"}) {
+    for (const std::string &pair : testfx::cambi_v1_pairs()) {
         const Outputs r = run_fixture(testfx::fixture(pair), V1);
-        const int n = compare_golden(r, v1_golden(pair));
+        const int n = compare_golden(r, cambi_v1_golden(pair));
         EXPECT_EQ(n, static_cast<int>(r.frames.size())) << pair;
         compared += n;
     }
     EXPECT_EQ(compared, 10 + 10 + 10 + 6);
 }
 
-TEST(CambiGolden, OptionSets8Bit)
+// Eleven option sets at 8 bits and three at 10 bits (full_ref included).
+TEST(CambiGolden, OptionSets)
 {
-    const std::string pair = "natural1_576x324_yuv420p__ref_vs_mpeg2q28";
-    const testfx::Fixture &f = testfx::fixture(pair);
-    const Opts sets[] = {
-        {},
-        {{"window_size", "127"}, {"topk", "0.1"}},
-        {{"window_size", "15"}, {"topk", "1"}},
-        {{"max_log_contrast", "5"}, {"tvi_threshold", "0.005"}},
-        {{"max_log_contrast", "0"}, {"cambi_max_val", "3"}}, // clips
-        {{"enc_bitdepth", "10"}},                              // no anti-dithering
-        {{"enc_width", "480"}, {"enc_height", "270"}},         // resize
-        {{"enc_width", "333"}, {"enc_height", "217"}},
-        {{"enc_width", "1920"}, {"enc_height", "1080"}},       // clamped to the picture
-        {{"cambi_vis_lum_threshold", "1.5"}, {"cambi_high_res_speedup", "2160"}},
-        {{"cambi_topk", "0.3"}, {"full_ref", "true"}, {"src_width", "480"}, {"src_height", "270"}},
-    };
     int compared = 0;
-    for (const Opts &o : sets)
-        compared += compare_golden(run_fixture(f, o), cambi_golden(pair));
-    EXPECT_EQ(compared, 10 * (11 + 2)); // full_ref adds cambi_source, cambi_full_reference
-}
-
-TEST(CambiGolden, OptionSets10Bit)
-{
-    const std::string pair = "natural2_352x288_yuv420p10le__ref_vs_x265crf32";
-    const testfx::Fixture &f = testfx::fixture(pair);
-    const Opts sets[] = {
-        {},
-        {{"enc_bitdepth", "8"}}, // anti-dithering on a 10-bit picture
-        {{"topk", "0.2"}, {"window_size", "40"}, {"full_ref", "true"}},
-    };
-    int compared = 0;
-    for (const Opts &o : sets)
-        compared += compare_golden(run_fixture(f, o), cambi_golden(pair));
-    EXPECT_EQ(compared, 6 * (3 + 2));
+    for (const testfx::CambiOptionSets &c : testfx::cambi_option_sets()) {
+        const testfx::Fixture &f = testfx::fixture(c.pair);
+        for (const Opts &o : c.sets)
+            compared += compare_golden(run_fixture(f, o), cambi_golden(c.pair));
+    }
+    // 10 frames x (11 sets + 2 full_ref outputs), 6 frames x (3 sets + 2)
+    EXPECT_EQ(compared, 10 * (11 + 2) + 6 * (3 + 2));
 }
 
 TEST(CambiGolden, ThroughTheApiAndThreads)
 {
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
-    const auto g = testfx::golden_frames(v1_golden(f.name));
+    const auto g = testfx::golden_frames(cambi_v1_golden(f.name));
     const auto &want = g.at("cambi_hrs_1080_cmxv_17_vlt_0.06");
     for (int threads : {1, 3}) {
         VmafHipSettings s = testfx::settings(
