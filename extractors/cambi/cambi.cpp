@@ -239,10 +239,11 @@ const float *cambi_reciprocals()
     return table.r;
 }
 
+extern const GpuImpl cambi_gpu;
+
 const ExtractorInfo cambi_extractor = {
     .name = "cambi",
-    .help = "CAMBI banding index of the distorted luma: cambi (CPU only: the GPU backend refuses "
-            "it, backend auto without gpu_wait scores on the CPU)",
+    .help = "CAMBI banding index of the distorted luma: cambi",
     .options = options,
     .n_options = static_cast<int>(std::size(options)),
     .provides = provides,
@@ -252,7 +253,7 @@ const ExtractorInfo cambi_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(cambi_gpu),
     .unsupported = unsupported,
     .n_unsupported = static_cast<int>(std::size(unsupported)),
 };

@@ -1,7 +1,7 @@
 // cambi: libvmaf's CAMBI banding index (feature extractor "cambi"),
-// docs/cambi.md; § numbers in this folder are its sections.
-// CPU only: the table entry has no GPU implementation yet. The CPU code's
-// arithmetic is in kernels/cambi/cambi_ops.h, for the GPU code to share.
+// docs/cambi.md; § numbers in this folder are its sections. The CPU code
+// (cambi_cpu.cpp) and the GPU code (cambi_gpu.cpp, kernels/cambi/) share
+// their arithmetic through kernels/cambi/cambi_ops.h.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +56,16 @@ public:
     size_t accum_bytes() const override { return sizeof(CambiAccum); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
+
+    // What the GPU code reads (cambi_gpu.cpp).
+    const CambiTables &tables() const { return t_; }
+    const CambiPass &dis_pass() const { return dis_; }
+    const CambiPass &src_pass() const { return src_; }
+    bool full_ref() const { return o_.full_ref != 0; }
+    bool anti_dither() const { return anti_dither_; }
+    bool speedup() const { return speedup_; }
+    double topk() const { return topk_; }
+    int bpc() const { return g_.bpc; }
 
 private:
     /// The unclipped score of one luma plane through pass p (§3 to §10).

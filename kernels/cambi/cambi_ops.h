@@ -1,9 +1,9 @@
 // CAMBI arithmetic shared by the CPU code (extractors/cambi/) and the GPU
-// kernels to come, docs/cambi.md; § numbers are its sections. Both sides
-// call these functions, so every integer and every float and double
-// operation of a c-value, a per-scale pooled value and the frame score is
-// the same code, compiled by the host and the device compilers with
-// contraction off (-ffp-contract=off, nvcc -fmad=false).
+// kernels (kernels/cambi/cambi.hip), docs/cambi.md; § numbers are its
+// sections. Both sides call these functions, so every integer and every
+// float and double operation of a c-value, a per-scale pooled value and the
+// frame score is the same code, compiled by the host and the device
+// compilers with contraction off (-ffp-contract=off, nvcc -fmad=false).
 //
 // Device-code rules for this header: fixed-width arithmetic, no std::
 // calls, no namespace-scope tables (the tables travel in CambiTables).
@@ -141,6 +141,26 @@ VMAFHIP_HD double cambi_top_k_mean(float *a, int n, int k)
     for (int i = 0; i < k; i++)
         sum += a[i];
     return sum / k;
+}
+
+/// §14: every c-value is 0 or a float of at least 0.5 (§8.2), hence a whole
+/// number of units of 2^-24, and below 2^14: c * 2^24 is an exact integer.
+VMAFHIP_HD uint64_t cambi_units(float c)
+{
+    return static_cast<uint64_t>(static_cast<double>(c) * 16777216.0);
+}
+
+/// §9: a double sum of non-negative multiples of 2^-24 whose total stays
+/// below 2^29 (2^53 units) is exact in any order, so libvmaf's selection
+/// order only matters at or above this many units.
+constexpr uint64_t CAMBI_EXACT_UNITS = uint64_t(1) << 53;
+
+/// §9: the pooled value of a scale from the exact sum of its k largest
+/// c-values (below CAMBI_EXACT_UNITS units): the double libvmaf's ordered sum
+/// gives, over k.
+VMAFHIP_HD double cambi_exact_mean(uint64_t units, int k)
+{
+    return static_cast<double>(units) * (1.0 / 16777216.0) / k;
 }
 
 /// §10: the frame score from the five pooled values, in libvmaf's order

@@ -223,13 +223,14 @@ TEST(Api, BadDeviceIndex)
     expect_open_error(s, -ENODEV, "valid device indices are 0 to");
 }
 
-// An extractor without GPU code (cambi, until it has some) keeps the context
-// on the CPU under auto, with gpu_wait too, and is refused under hip.
+// An extractor without GPU code (speed_temporal, until it has some) keeps
+// the context on the CPU under auto, with gpu_wait too, and is refused under
+// hip.
 TEST(Api, ExtractorWithoutGpuCode)
 {
     if (vmafhip_device_count() == 0)
         GTEST_SKIP() << "no GPU";
-    VmafHipSettings s = testfx::settings(576, 324, 8, VMAFHIP_CHROMA_420, "psnr|cambi");
+    VmafHipSettings s = testfx::settings(576, 324, 8, VMAFHIP_CHROMA_420, "psnr|speed_temporal");
     s.backend = VMAFHIP_BACKEND_AUTO;
     s.gpu_wait = 1;
     testfx::LogLines log;
@@ -239,7 +240,8 @@ TEST(Api, ExtractorWithoutGpuCode)
         Ctx ctx = open_ctx(s);
         ASSERT_TRUE(ctx);
         EXPECT_STREQ(vmafhip_backend_name(ctx.get()), "cpu");
-        EXPECT_NE(log.last().find("cambi has no GPU implementation in this build"), std::string::npos)
+        EXPECT_NE(log.last().find("speed_temporal has no GPU implementation in this build"),
+                  std::string::npos)
             << log.last();
     }
     s.gpu_wait = 0;
@@ -250,7 +252,8 @@ TEST(Api, ExtractorWithoutGpuCode)
     }
     s.backend = VMAFHIP_BACKEND_HIP;
     s.log_callback = nullptr;
-    expect_open_error(s, -ENOTSUP, "cambi has no GPU implementation in this build (backend cpu runs it)");
+    expect_open_error(s, -ENOTSUP,
+                      "speed_temporal has no GPU implementation in this build (backend cpu runs it)");
 }
 
 TEST(Api, PlaneValidation)

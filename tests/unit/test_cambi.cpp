@@ -2,7 +2,8 @@
 // (cambi_extractor.create, cpu() per frame, finish()) and the public API.
 //
 // Map:
-//   CambiEntry.*    the table entry: options, aliases, suffixes, no GPU
+//   CambiEntry.*    the table entry: options, aliases, suffixes, the GPU
+//                   implementation's host side (GPU builds)
 //   CambiGolden.*   the cambi column of the VMAF v1 goldens (the v1 models'
 //                   options), and libvmaf goldens of eleven option sets at
 //                   8 bits and three at 10 bits (full_ref included), bit for bit
@@ -11,6 +12,7 @@
 //                   vmafhip does not honour yet, bit depths
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -124,8 +126,6 @@ TEST(CambiEntry, TableRow)
     EXPECT_STREQ(e.name, "cambi");
     EXPECT_EQ(find_extractor("cambi"), &e);
     EXPECT_EQ(find_provider("Cambi_feature_cambi_score"), &e);
-    EXPECT_EQ(e.gpu, nullptr); // no GPU implementation yet
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
     ASSERT_EQ(e.n_options, 14);
     const struct {
         const char *name, *alias;
@@ -177,17 +177,32 @@ TEST(CambiEntry, NamesAndSuffixes)
     }
 }
 
-TEST(CambiEntry, GpuBackendRefusesIt)
+TEST(CambiEntry, GpuHostSide)
 {
-    VmafHipSettings s = testfx::settings(576, 324, 8, VMAFHIP_CHROMA_420, "cambi");
-    s.backend = VMAFHIP_BACKEND_HIP;
-    testfx::LogLines log;
-    ASSERT_LT(testfx::try_open(s, &log), 0); // no GPU in this build, or none for cambi
-    const std::string msg = vmafhip_last_error(nullptr);
-    if (msg.find("cambi") != std::string::npos) {
-        EXPECT_NE(msg.find("cambi has no GPU implementation in this build"), std::string::npos)
-            << msg;
-    }
+    // Set in builds with a GPU platform only; its host side needs no device.
+    const GpuImpl *gpu = cambi_extractor.gpu;
+    if (!gpu)
+        GTEST_SKIP() << "built without a GPU platform";
+    int ret = 0;
+    std::string msg;
+    const auto e = make(Geometry{576, 324, 8, VMAFHIP_CHROMA_420},
+                        {{"enc_width", "480"}, {"enc_height", "270"}, {"full_ref", "true"}}, &ret,
+                        &msg);
+    ASSERT_TRUE(e) << msg;
+    // The constants are the CPU's reciprocal table, byte for byte, then the
+    // resize index vectors of the distorted picture (480 + 270 entries; the
+    // reference keeps its size and has none).
+    const size_t ints = CAMBI_RECIPROCALS + 480 + 270;
+    ASSERT_EQ(gpu->constants_bytes(*e), ints * sizeof(int32_t));
+    std::vector<int32_t> host(ints);
+    gpu->fill_constants(*e, host.data());
+    EXPECT_EQ(std::memcmp(host.data(), cambi_reciprocals(), CAMBI_RECIPROCALS * sizeof(float)), 0);
+    const CambiPass &p = static_cast<const Cambi &>(*e).dis_pass();
+    EXPECT_TRUE(std::equal(p.sx.begin(), p.sx.end(), host.begin() + CAMBI_RECIPROCALS));
+    EXPECT_TRUE(std::equal(p.sy.begin(), p.sy.end(), host.begin() + CAMBI_RECIPROCALS + 480));
+    // Two 576x324 planes, the mask and the c-values at least.
+    EXPECT_GE(gpu->workspace_bytes(*e), size_t(576) * 324 * (2 + 2 + 1 + 4));
+    EXPECT_NE(gpu->enqueue, nullptr);
 }
 
 // ---------------------------------------------------------------------------
