@@ -1,7 +1,7 @@
 // The CAMBI golden cases (libvmaf 3.2.0 goldens, tests/fixtures/MANIFEST.md):
 // which fixture pairs, with which options, against which golden file.
-// tests/unit/test_cambi.cpp runs them on the CPU code; they live here so
-// that a test of another backend runs the same cases.
+// tests/unit/test_cambi.cpp runs them on the CPU code, tests/gpu/
+// test_cambi_gpu.cpp on the GPU backend.
 #pragma once
 
 #include <string>
