@@ -66,7 +66,6 @@ struct PoolState {
     unsigned prefix;              ///< bits of t chosen so far; t itself after the last pass
     int remaining;                ///< values equal to t (so far: to the prefix) among the k largest
     int done;                     ///< t is 0: every non-zero c-value is among the k largest
-    int unused;
     unsigned long long sum;       ///< Σ c * 2^24 over the c-values above t
 };
 
