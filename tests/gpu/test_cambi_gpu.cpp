@@ -51,8 +51,9 @@ TEST(CambiGpu, Goldens)
 }
 
 /// A 4:2:0 picture of banded content: steps of 1 to 4 levels (10-bit
-/// scale) in blocks of varying size over a dark ramp, a few noisy rows, the
-/// luma written at bpc bits with low bits that §4.2 rounds away or keeps.
+/// scale) in blocks of varying size over a dark ramp that rises every 24
+/// rows, a few noisy rows, the luma written at bpc bits (above 10 bits with
+/// random low bits below half a 10-bit step, which §4.2 rounds away).
 struct Picture {
     int w, h, bps;
     std::vector<uint8_t> y, c;
@@ -66,13 +67,13 @@ struct Picture {
         for (int i = 0; i < h; i++)
             for (int j = 0; j < w; j++) {
                 const int band = (j / bw + i / bh) % 4 + 1;
-                int v10 = 80 + (j * 3) / (bw * 4) * band + (i * 400) / h;
+                int v10 = 80 + (j * 3) / (bw * 4) * band + (i / 24) * 3;
                 if (i % 97 == 13)
                     v10 += static_cast<int>(rnd() % 9);
                 v10 = v10 > 1023 ? 1023 : v10;
                 const uint32_t v = bpc <= 10 ? static_cast<uint32_t>(v10) >> (10 - bpc)
                                              : (static_cast<uint32_t>(v10) << (bpc - 10)) |
-                                                   (rnd() & ((1u << (bpc - 10)) - 1));
+                                                   (rnd() & ((1u << (bpc - 11)) - 1));
                 put(i, j, v);
             }
     }
