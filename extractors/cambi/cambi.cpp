@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <iterator>
 
 #include "base/log.h"
@@ -79,9 +81,27 @@ const ProvidedFeature provides[] = {
     {"Cambi_feature_cambi_score", "cambi"},
 };
 
+// §2.1.
+constexpr int contrast_weight[CAMBI_MAX_ND + 1] = {0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7,
+                                                   8, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+
+// §2.7: 1/i printed with 9 significant digits and read back as a float,
+// which is not always the correctly rounded 1/i.
+struct Reciprocals {
+    float r[CAMBI_RECIPROCALS];
+    Reciprocals()
+    {
+        r[0] = 0.0f;
+        for (int i = 1; i < CAMBI_RECIPROCALS; i++) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.9g", 1.0 / i);
+            r[i] = std::strtof(text, nullptr);
+        }
+    }
+};
+
 constexpr int MIN_SIDE = 216;   // §1.4: one side at least this
 constexpr int MAX_WINDOW = 65;  // §1.4: the reciprocal table's limit
-constexpr int SCALES = 5;
 
 std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::string *msg)
 {
@@ -151,7 +171,7 @@ int check_pass(const char *what, int w, int h, int ws, bool speedup, bool scored
     // libvmaf's sliding histograms read outside the coarsest scale when it
     // is narrower or shorter than half the window: not CAMBI's definition
     // (§12.2), refused.
-    const int k = SCALES - 1 + (speedup ? 1 : 0);
+    const int k = CAMBI_SCALES - 1 + (speedup ? 1 : 0);
     const int cw = (w + (1 << k) - 1) >> k, ch = (h + (1 << k) - 1) >> k;
     const int pad = ws >> 1;
     if (cw < pad || ch < pad) {
@@ -213,10 +233,17 @@ int tvi_raw(int d, double t)
 
 } // namespace
 
+const float *cambi_reciprocals()
+{
+    static const Reciprocals table;
+    return table.r;
+}
+
+extern const GpuImpl cambi_gpu;
+
 const ExtractorInfo cambi_extractor = {
     .name = "cambi",
-    .help = "CAMBI banding index of the distorted luma: cambi (CPU only: the GPU backend refuses "
-            "it, backend auto without gpu_wait scores on the CPU)",
+    .help = "CAMBI banding index of the distorted luma: cambi",
     .options = options,
     .n_options = static_cast<int>(std::size(options)),
     .provides = provides,
@@ -226,7 +253,7 @@ const ExtractorInfo cambi_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(cambi_gpu),
     .unsupported = unsupported,
     .n_unsupported = static_cast<int>(std::size(unsupported)),
 };
@@ -315,20 +342,22 @@ Cambi::Cambi(const ExtractorConfig &c)
     src_size(o_, g_, &sw, &sh);
     speedup_ = speedup_on(o_.high_res_speedup, ew, eh);
     topk_ = o_.topk != 0.6 ? o_.topk : o_.cambi_topk; // §1.2 step 7
-    nd_ = 1 << o_.max_log_contrast;
-    for (int d = 1; d <= nd_; d++)
-        tvi_[d] = tvi_raw(d, o_.tvi_threshold) + nd_;
+    t_.nd = 1 << o_.max_log_contrast;
+    for (int d = 1; d <= t_.nd; d++) {
+        t_.tvi[d] = tvi_raw(d, o_.tvi_threshold) + t_.nd;
+        t_.cw[d] = contrast_weight[d];
+    }
     int s = 64; // §2.4
     while (luminance(s) < o_.vis_lum_threshold)
         s++;
-    vlt_ = s == 64 ? 0 : s;
+    t_.vlt = s == 64 ? 0 : s;
     // §8.1: only values in this band can change a c-value. A centre counts
     // for v <= tvi_raw[d] and v + nd + d > vlt; its neighbours lie within nd.
     int top = 0;
-    for (int d = 1; d <= nd_; d++)
-        top = std::max(top, tvi_[d] - nd_);
-    band_lo_ = std::max(0, vlt_ - 3 * nd_ + 1);
-    band_hi_ = std::min(top + nd_, 1024);
+    for (int d = 1; d <= t_.nd; d++)
+        top = std::max(top, t_.tvi[d] - t_.nd);
+    t_.lo = std::max(0, t_.vlt - 3 * t_.nd + 1);
+    t_.hi = std::min(top + t_.nd, 1024);
     dis_ = make_pass(g_, ew, eh, o_.window_size, speedup_);
     if (o_.full_ref)
         src_ = make_pass(g_, sw, sh, o_.window_size, speedup_);

@@ -1,20 +1,16 @@
 // cambi: libvmaf's CAMBI banding index (feature extractor "cambi"),
-// docs/cambi.md; § numbers in this folder are its sections.
-// CPU only: the table entry has no GPU implementation yet.
+// docs/cambi.md; § numbers in this folder are its sections. The CPU code
+// (cambi_cpu.cpp) and the GPU code (cambi_gpu.cpp, kernels/cambi/) share
+// their arithmetic through kernels/cambi/cambi_ops.h.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "extractors/extractor.h"
+#include "kernels/cambi/cambi_ops.h"
 
 namespace vmafhip {
-
-/// Per-frame accumulators: the unclipped scores (§10).
-struct CambiAccum {
-    double dis; ///< D: the distorted picture's score
-    double src; ///< S: the reference picture's score (full_ref), else 0
-};
 
 /// Option values (extractor table: cambi_extractor), §1.2.
 struct CambiOptions {
@@ -45,6 +41,9 @@ struct CambiPass {
 
 extern const ExtractorInfo cambi_extractor;
 
+/// §2.7: R[0..CAMBI_RECIPROCALS - 1], made once on the host.
+const float *cambi_reciprocals();
+
 class Cambi final : public Extractor {
 public:
     /// c must have passed check().
@@ -58,6 +57,16 @@ public:
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
 
+    // What the GPU code reads (cambi_gpu.cpp).
+    const CambiTables &tables() const { return t_; }
+    const CambiPass &dis_pass() const { return dis_; }
+    const CambiPass &src_pass() const { return src_; }
+    bool full_ref() const { return o_.full_ref != 0; }
+    bool anti_dither() const { return anti_dither_; }
+    bool speedup() const { return speedup_; }
+    double topk() const { return topk_; }
+    int bpc() const { return g_.bpc; }
+
 private:
     /// The unclipped score of one luma plane through pass p (§3 to §10).
     double score(const PlaneView &luma, const CambiPass &p) const;
@@ -67,10 +76,7 @@ private:
     std::string suffix_;
     bool anti_dither_ = false;   ///< enc_bitdepth < 10 (§4.3)
     bool speedup_ = false;       ///< the high-resolution speed-up is on (§1.2 step 5)
-    int nd_ = 4;                 ///< 2^max_log_contrast
-    int tvi_[33] = {};           ///< T[d] = tvi_raw[d] + nd, d = 1..nd (§2.3)
-    int vlt_ = 0;                ///< §2.4
-    int band_lo_ = 0, band_hi_ = 0; ///< the values that can change a c-value (§8.1)
+    CambiTables t_ = {};         ///< nd, vlt, the band, T[d], cw[d] (§2, §8.1)
     double topk_ = 0.6;
     CambiPass dis_, src_;
 };

@@ -6,9 +6,7 @@
 // leaves the histograms of the ws columns it covers once, so a scale costs
 // about 2 * ws updates per masked pixel plus 2 nd + 1 lookups per pixel.
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <cstddef>
 
 #include "extractors/cambi/cambi.h"
 
@@ -16,93 +14,18 @@ namespace vmafhip {
 
 namespace {
 
-constexpr int RECIPROCALS = 4226; // p0 + pm <= 65 * 65
-
-// §2.7: 1/i printed with 9 significant digits and read back as a float,
-// which is not always the correctly rounded 1/i.
-struct Reciprocals {
-    float r[RECIPROCALS];
-    Reciprocals()
-    {
-        r[0] = 0.0f;
-        for (int i = 1; i < RECIPROCALS; i++) {
-            char text[32];
-            std::snprintf(text, sizeof text, "%.9g", 1.0 / i);
-            r[i] = std::strtof(text, nullptr);
-        }
-    }
-};
-
-const float *reciprocals()
-{
-    static const Reciprocals table;
-    return table.r;
-}
-
-// §2.1.
-constexpr int contrast_weight[33] = {0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
-                                     8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
-constexpr int scale_weight[5] = {16, 8, 4, 2, 1};
-
-// §4.2: a sample of bpc bits to 10 bits (1024 possible above 10 bits).
-inline uint16_t to10(uint32_t x, int bpc)
-{
-    if (bpc <= 8)
-        return static_cast<uint16_t>(x << (10 - bpc));
-    if (bpc == 9)
-        return static_cast<uint16_t>(x << 1);
-    if (bpc == 10)
-        return static_cast<uint16_t>(x);
-    return static_cast<uint16_t>((x + (1u << (bpc - 11))) >> (bpc - 10));
-}
-
 inline uint32_t sample(const PlaneView &v, int bpc, int y, int x)
 {
     return bpc > 8 ? v.row<uint16_t>(y)[x] : v.row<uint8_t>(y)[x];
 }
 
-inline uint16_t mode3(uint16_t a, uint16_t b, uint16_t c)
-{
-    if (a == b || a == c)
-        return a;
-    if (b == c)
-        return b;
-    return std::min(a, std::min(b, c));
-}
-
-// §9: libvmaf's selection (a descending partition around a[k]), then the
-// double sum of a[0..k-1] in that order.
-double top_k_mean(float *a, int n, double topk)
-{
-    int k = static_cast<int>(static_cast<double>(n) * topk);
-    k = std::clamp(k, 1, n);
-    if (k < n) {
-        int left = 0, right = n - 1;
-        while (left < right) {
-            const float pivot = a[k];
-            int i = left, j = right;
-            do {
-                while (a[i] > pivot)
-                    i++;
-                while (a[j] < pivot)
-                    j--;
-                if (i <= j) {
-                    std::swap(a[i], a[j]);
-                    i++;
-                    j--;
-                }
-            } while (i <= j);
-            if (j < k)
-                left = i;
-            if (k < i)
-                right = j;
-        }
-    }
-    double sum = 0.0;
-    for (int i = 0; i < k; i++)
-        sum += a[i];
-    return sum / k;
-}
+/// The window counts of one pixel: histogram rows of one column, nd rows
+/// apart in value (§8.1).
+struct HistCounts {
+    const uint16_t *centre;
+    ptrdiff_t row;
+    int operator()(int e) const { return centre[e * row]; }
+};
 
 } // namespace
 
@@ -118,34 +41,23 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p) const
         const int y = p.resize ? p.sy[static_cast<size_t>(i)] : i;
         uint16_t *out = &img[static_cast<size_t>(i) * W];
         for (int j = 0; j < W; j++)
-            out[j] = to10(sample(luma, g_.bpc, y, p.resize ? p.sx[static_cast<size_t>(j)] : j),
-                          g_.bpc);
+            out[j] = cambi_to10(
+                sample(luma, g_.bpc, y, p.resize ? p.sx[static_cast<size_t>(j)] : j), g_.bpc);
     }
     // §4.3: anti-dithering, from the unfiltered values.
     if (anti_dither_) {
         tmp = img;
-        for (int i = 0; i < H; i++) {
-            const uint16_t *r0 = &tmp[static_cast<size_t>(i) * W];
-            const uint16_t *r1 = i < H - 1 ? r0 + W : nullptr;
-            uint16_t *out = &img[static_cast<size_t>(i) * W];
-            for (int j = 0; j < W; j++) {
-                if (r1 && j < W - 1)
-                    out[j] = static_cast<uint16_t>((r0[j] + r0[j + 1] + r1[j] + r1[j + 1]) >> 2);
-                else if (r1)
-                    out[j] = static_cast<uint16_t>((r0[j] + r1[j]) >> 1);
-                else if (j < W - 1)
-                    out[j] = static_cast<uint16_t>((r0[j] + r0[j + 1]) >> 1);
-            }
-        }
+        for (int i = 0; i < H; i++)
+            for (int j = 0; j < W; j++)
+                img[static_cast<size_t>(i) * W + j] = cambi_anti_dither(tmp.data(), W, H, i, j);
     }
     // §5: zero-derivative flags, their 7x7 sums (columns, then rows), the mask.
     {
         std::vector<uint8_t> z(n);
         for (int i = 0; i < H; i++)
-            for (int j = 0; j < W; j++) {
-                const size_t q = static_cast<size_t>(i) * W + j;
-                z[q] = (j == W - 1 || img[q] == img[q + 1]) && (i == H - 1 || img[q] == img[q + W]);
-            }
+            for (int j = 0; j < W; j++)
+                z[static_cast<size_t>(i) * W + j] =
+                    static_cast<uint8_t>(cambi_zero_derivative(img.data(), W, H, i, j));
         std::vector<uint8_t> col(static_cast<size_t>(W));
         for (int i = 0; i < H; i++) {
             std::fill(col.begin(), col.end(), 0);
@@ -165,17 +77,17 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p) const
         }
     }
 
-    const float *R = reciprocals();
-    const int nd = nd_, pad = p.pad, lo = band_lo_, hi = band_hi_;
+    const float *R = cambi_reciprocals();
+    const int nd = t_.nd, pad = p.pad, lo = t_.lo, hi = t_.hi;
     // Histogram rows for the band plus nd empty rows on each side, so that
     // v - d and v + d never need a test.
     const int rows = hi - lo + 1 + 2 * nd;
     std::vector<uint16_t> hist;
     std::vector<float> cv(n);
-    double raw = 0.0;
+    double value[CAMBI_SCALES];
     int w = W, h = H;
     const size_t stride = static_cast<size_t>(W);
-    for (int scale = 0; scale < 5; scale++) {
+    for (int scale = 0; scale < CAMBI_SCALES; scale++) {
         // §6: halve P and M (once more before scale 0 with the speed-up).
         for (int halvings = (scale > 0) + (scale == 0 && speedup_); halvings > 0; halvings--) {
             const int nw = (w + 1) >> 1, nh = (h + 1) >> 1;
@@ -193,12 +105,12 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p) const
             out[0] = src[0];
             out[w - 1] = src[w - 1];
             for (int j = 1; j < w - 1; j++)
-                out[j] = mode3(src[j - 1], src[j], src[j + 1]);
+                out[j] = cambi_mode3(src[j - 1], src[j], src[j + 1]);
         }
         for (int i = 1; i < h - 1; i++)
             for (int j = 0; j < w; j++)
-                img[i * stride + j] = mode3(tmp[(i - 1) * stride + j], tmp[i * stride + j],
-                                            tmp[(i + 1) * stride + j]);
+                img[i * stride + j] = cambi_mode3(tmp[(i - 1) * stride + j], tmp[i * stride + j],
+                                                  tmp[(i + 1) * stride + j]);
         // §8: sliding per-column histograms of the masked band values.
         hist.assign(static_cast<size_t>(rows) * w, 0);
         auto update = [&](int row, int delta) {
@@ -227,27 +139,17 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p) const
             for (int j = 0; j < w; j++) {
                 float c = 0.0f;
                 const int v = pv[j];
-                if (pm[j] && v >= lo && v <= hi) {
-                    const uint16_t *hc = &hist[static_cast<size_t>(v - lo + nd) * w + j];
-                    const int p0 = hc[0], u = v + nd;
-                    for (int d = 1; d <= nd; d++) {
-                        if (u > tvi_[d] || u + d <= vlt_)
-                            continue;
-                        const int p1 = hc[static_cast<ptrdiff_t>(d) * w];
-                        const int p2 = hc[-static_cast<ptrdiff_t>(d) * w];
-                        const int pmax = p1 > p2 ? p1 : p2;
-                        const float val =
-                            static_cast<float>(contrast_weight[d] * p0 * pmax) * R[p0 + pmax];
-                        c = std::max(c, val);
-                    }
-                }
+                if (pm[j] && v >= lo && v <= hi)
+                    c = cambi_c_value(v, t_, R,
+                                      HistCounts{&hist[static_cast<size_t>(v - lo + nd) * w + j],
+                                                 static_cast<ptrdiff_t>(w)});
                 out[j] = c;
             }
         }
-        // §9, and §10's sum in its order.
-        raw += scale_weight[scale] * top_k_mean(cv.data(), w * h, topk_);
+        // §9.
+        value[scale] = cambi_top_k_mean(cv.data(), w * h, cambi_top_k_count(w * h, topk_));
     }
-    return raw / static_cast<double>(p.ws * p.ws);
+    return cambi_combine(value, p.ws); // §10
 }
 
 void Cambi::cpu(const FrameView &f, void *accum, ThreadPool &) const

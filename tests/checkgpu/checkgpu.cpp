@@ -1,8 +1,8 @@
 // checkgpu: the CPU reference against the GPU backend, extractor by
 // extractor, on random planes, comparing the integer accumulators exactly
-// (psnr SSE, ADM num/den/aim per scale and orientation, the sample maximum),
-// SpEED's float eigenvalues, singular flags and block variances exactly, and the
-// float_ssim map sums within a relative 1e-12.
+// (psnr SSE, ADM num/den/aim per scale and orientation, the sample maximum,
+// cambi's unclipped doubles), SpEED's float eigenvalues, singular flags and
+// block variances exactly, and the float_ssim map sums within a relative 1e-12.
 //
 // Quick start for adding a case: append a line to `cases` below (feature
 // spec with options, size, bit depth, layout). Run:
@@ -106,6 +106,19 @@ const std::vector<Case> cases = {
     {"speed_temporal=ps=0.6:psm=bicubic", 640, 360, 16, VMAFHIP_CHROMA_420, "bicubic 0.6"},
     {"speed_temporal", 3840, 2160, 8, VMAFHIP_CHROMA_420, "4K"},
     {"speed_chroma|speed_temporal|motion", 576, 324, 8, VMAFHIP_CHROMA_420, "both SpEEDs"},
+    {"cambi", 216, 216, 8, VMAFHIP_CHROMA_420, "minimum 216x216"},
+    {"cambi", 575, 323, 10, VMAFHIP_CHROMA_444, "odd"},
+    {"cambi=full_ref=true:enc_bitdepth=8", 640, 360, 12, VMAFHIP_CHROMA_420, "full_ref, dither"},
+    {"cambi=enc_width=480:enc_height=270:full_ref=true", 640, 360, 16, VMAFHIP_CHROMA_420,
+     "resize 16-bit"},
+    {"cambi=max_log_contrast=5:window_size=127:topk=1", 1280, 720, 8, VMAFHIP_CHROMA_420,
+     "nd 32, window 43"},
+    {"cambi", 1920, 1080, 10, VMAFHIP_CHROMA_420, "1080p, window 33"},
+    {"cambi=cambi_high_res_speedup=1080:vlt=0.06:cmxv=17", 1920, 1080, 8, VMAFHIP_CHROMA_420,
+     "v1 options 1080p"},
+    {"cambi=cambi_high_res_speedup=1080:vlt=0.06:cmxv=17", 3840, 2160, 10, VMAFHIP_CHROMA_420,
+     "v1 options 4K"},
+    {"cambi", 3840, 2160, 8, VMAFHIP_CHROMA_420, "4K, window 65"},
 };
 
 // Random content with structure: smooth gradients, edges and noise, and a

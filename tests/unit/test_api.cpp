@@ -224,9 +224,10 @@ TEST(Api, BadDeviceIndex)
     expect_open_error(s, -ENODEV, "valid device indices are 0 to");
 }
 
-// An extractor without GPU code (cambi, until it has some) keeps the context
-// on the CPU under auto, with gpu_wait too, and is refused under hip.
-// The first extractor of the table without GPU code in this build, or nullptr.
+// An extractor without GPU code (a metric whose GPU code is still to come)
+// keeps the context on the CPU under auto, with gpu_wait too, and is refused
+// under hip. The first extractor of the table without GPU code in this build,
+// or nullptr.
 const char *extractor_without_gpu_code()
 {
     for (const vmafhip::ExtractorInfo *e : vmafhip::extractor_table())

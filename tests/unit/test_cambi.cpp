@@ -2,7 +2,8 @@
 // (cambi_extractor.create, cpu() per frame, finish()) and the public API.
 //
 // Map:
-//   CambiEntry.*    the table entry: options, aliases, suffixes, no GPU
+//   CambiEntry.*    the table entry: options, aliases, suffixes, the GPU
+//                   implementation's host side (GPU builds)
 //   CambiGolden.*   the cambi column of the VMAF v1 goldens (the v1 models'
 //                   options), and libvmaf goldens of eleven option sets at
 //                   8 bits and three at 10 bits (full_ref included), bit for bit
@@ -11,6 +12,7 @@
 //                   vmafhip does not honour yet, bit depths
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -22,6 +24,7 @@
 #include "extractors/cambi/cambi.h"
 #include "extractors/options.h"
 #include "tests/common/bits.h"
+#include "tests/common/cambi_cases.h"
 #include "tests/common/context.h"
 #include "tests/common/extractors.h"
 #include "tests/common/fixtures.h"
@@ -34,10 +37,7 @@ namespace {
 
 typedef testfx::OptionList Opts;
 
-/// The v1 models' options (models/v1/*.json).
-const Opts V1 = {{"cambi_high_res_speedup", "1080"},
-                 {"cambi_vis_lum_threshold", "0.06"},
-                 {"cambi_max_val", "17"}};
+const Opts &V1 = testfx::cambi_v1_options();
 
 std::unique_ptr<Extractor> make(const Geometry &g, const Opts &opts, int *ret, std::string *msg)
 {
@@ -115,15 +115,8 @@ int compare_golden(const Outputs &r, const std::string &golden)
     return testfx::compare_golden_values(r, golden, "cambi");
 }
 
-std::string cambi_golden(const std::string &pair)
-{
-    return "golden/" + pair + ".cambi.fullprec.json";
-}
-
-std::string v1_golden(const std::string &pair)
-{
-    return "golden/" + pair + ".vmaf_v1.0.16_3d0h.fullprec.json";
-}
+using testfx::cambi_golden;
+using testfx::cambi_v1_golden;
 
 // ---------------------------------------------------------------------------
 
@@ -133,8 +126,6 @@ TEST(CambiEntry, TableRow)
     EXPECT_STREQ(e.name, "cambi");
     EXPECT_EQ(find_extractor("cambi"), &e);
     EXPECT_EQ(find_provider("Cambi_feature_cambi_score"), &e);
-    EXPECT_EQ(e.gpu, nullptr); // no GPU implementation yet
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
     ASSERT_EQ(e.n_options, 14);
     const struct {
         const char *name, *alias;
@@ -186,17 +177,32 @@ TEST(CambiEntry, NamesAndSuffixes)
     }
 }
 
-TEST(CambiEntry, GpuBackendRefusesIt)
+TEST(CambiEntry, GpuHostSide)
 {
-    VmafHipSettings s = testfx::settings(576, 324, 8, VMAFHIP_CHROMA_420, "cambi");
-    s.backend = VMAFHIP_BACKEND_HIP;
-    testfx::LogLines log;
-    ASSERT_LT(testfx::try_open(s, &log), 0); // no GPU in this build, or none for cambi
-    const std::string msg = vmafhip_last_error(nullptr);
-    if (msg.find("cambi") != std::string::npos) {
-        EXPECT_NE(msg.find("cambi has no GPU implementation in this build"), std::string::npos)
-            << msg;
-    }
+    // Set in builds with a GPU platform only; its host side needs no device.
+    const GpuImpl *gpu = cambi_extractor.gpu;
+    if (!gpu)
+        GTEST_SKIP() << "built without a GPU platform";
+    int ret = 0;
+    std::string msg;
+    const auto e = make(Geometry{576, 324, 8, VMAFHIP_CHROMA_420},
+                        {{"enc_width", "480"}, {"enc_height", "270"}, {"full_ref", "true"}}, &ret,
+                        &msg);
+    ASSERT_TRUE(e) << msg;
+    // The constants are the CPU's reciprocal table, byte for byte, then the
+    // resize index vectors of the distorted picture (480 + 270 entries; the
+    // reference keeps its size and has none).
+    const size_t ints = CAMBI_RECIPROCALS + 480 + 270;
+    ASSERT_EQ(gpu->constants_bytes(*e), ints * sizeof(int32_t));
+    std::vector<int32_t> host(ints);
+    gpu->fill_constants(*e, host.data());
+    EXPECT_EQ(std::memcmp(host.data(), cambi_reciprocals(), CAMBI_RECIPROCALS * sizeof(float)), 0);
+    const CambiPass &p = static_cast<const Cambi &>(*e).dis_pass();
+    EXPECT_TRUE(std::equal(p.sx.begin(), p.sx.end(), host.begin() + CAMBI_RECIPROCALS));
+    EXPECT_TRUE(std::equal(p.sy.begin(), p.sy.end(), host.begin() + CAMBI_RECIPROCALS + 480));
+    // Two 576x324 planes, the mask and the c-values at least.
+    EXPECT_GE(gpu->workspace_bytes(*e), size_t(576) * 324 * (2 + 2 + 1 + 4));
+    EXPECT_NE(gpu->enqueue, nullptr);
 }
 
 // ---------------------------------------------------------------------------
@@ -204,60 +210,32 @@ TEST(CambiEntry, GpuBackendRefusesIt)
 TEST(CambiGolden, V1ModelOptions)
 {
     int compared = 0;
-    for (const char *pair : {"natural1_576x324_yuv420p__ref_vs_mpeg2q28",
-                             "natural1_576x324_yuv420p__ref_vs_x264crf38",
-                             "natural1_576x324_yuv420p__ref_vs_ref",
-                             "natural2_352x288_yuv420p10le__ref_vs_x265crf32"}) {
+    for (const std::string &pair : testfx::cambi_v1_pairs()) {
         const Outputs r = run_fixture(testfx::fixture(pair), V1);
-        const int n = compare_golden(r, v1_golden(pair));
+        const int n = compare_golden(r, cambi_v1_golden(pair));
         EXPECT_EQ(n, static_cast<int>(r.frames.size())) << pair;
         compared += n;
     }
     EXPECT_EQ(compared, 10 + 10 + 10 + 6);
 }
 
-TEST(CambiGolden, OptionSets8Bit)
+// Eleven option sets at 8 bits and three at 10 bits (full_ref included).
+TEST(CambiGolden, OptionSets)
 {
-    const std::string pair = "natural1_576x324_yuv420p__ref_vs_mpeg2q28";
-    const testfx::Fixture &f = testfx::fixture(pair);
-    const Opts sets[] = {
-        {},
-        {{"window_size", "127"}, {"topk", "0.1"}},
-        {{"window_size", "15"}, {"topk", "1"}},
-        {{"max_log_contrast", "5"}, {"tvi_threshold", "0.005"}},
-        {{"max_log_contrast", "0"}, {"cambi_max_val", "3"}}, // clips
-        {{"enc_bitdepth", "10"}},                              // no anti-dithering
-        {{"enc_width", "480"}, {"enc_height", "270"}},         // resize
-        {{"enc_width", "333"}, {"enc_height", "217"}},
-        {{"enc_width", "1920"}, {"enc_height", "1080"}},       // clamped to the picture
-        {{"cambi_vis_lum_threshold", "1.5"}, {"cambi_high_res_speedup", "2160"}},
-        {{"cambi_topk", "0.3"}, {"full_ref", "true"}, {"src_width", "480"}, {"src_height", "270"}},
-    };
     int compared = 0;
-    for (const Opts &o : sets)
-        compared += compare_golden(run_fixture(f, o), cambi_golden(pair));
-    EXPECT_EQ(compared, 10 * (11 + 2)); // full_ref adds cambi_source, cambi_full_reference
-}
-
-TEST(CambiGolden, OptionSets10Bit)
-{
-    const std::string pair = "natural2_352x288_yuv420p10le__ref_vs_x265crf32";
-    const testfx::Fixture &f = testfx::fixture(pair);
-    const Opts sets[] = {
-        {},
-        {{"enc_bitdepth", "8"}}, // anti-dithering on a 10-bit picture
-        {{"topk", "0.2"}, {"window_size", "40"}, {"full_ref", "true"}},
-    };
-    int compared = 0;
-    for (const Opts &o : sets)
-        compared += compare_golden(run_fixture(f, o), cambi_golden(pair));
-    EXPECT_EQ(compared, 6 * (3 + 2));
+    for (const testfx::CambiOptionSets &c : testfx::cambi_option_sets()) {
+        const testfx::Fixture &f = testfx::fixture(c.pair);
+        for (const Opts &o : c.sets)
+            compared += compare_golden(run_fixture(f, o), cambi_golden(c.pair));
+    }
+    // 10 frames x (11 sets + 2 full_ref outputs), 6 frames x (3 sets + 2)
+    EXPECT_EQ(compared, 10 * (11 + 2) + 6 * (3 + 2));
 }
 
 TEST(CambiGolden, ThroughTheApiAndThreads)
 {
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
-    const auto g = testfx::golden_frames(v1_golden(f.name));
+    const auto g = testfx::golden_frames(cambi_v1_golden(f.name));
     const auto &want = g.at("cambi_hrs_1080_cmxv_17_vlt_0.06");
     for (int threads : {1, 3}) {
         VmafHipSettings s = testfx::settings(
