@@ -14,7 +14,8 @@
     ROW(motion_extractor)           \
     ROW(cambi_extractor)            \
     ROW(speed_chroma_extractor)     \
-    ROW(speed_temporal_extractor)
+    ROW(speed_temporal_extractor)   \
+    ROW(ms_ssim_extractor)
 
 namespace vmafhip {
 
