@@ -15,7 +15,8 @@
     ROW(cambi_extractor)            \
     ROW(speed_chroma_extractor)     \
     ROW(speed_temporal_extractor)   \
-    ROW(ms_ssim_extractor)
+    ROW(ms_ssim_extractor)          \
+    ROW(psnr_hvs_extractor)
 
 namespace vmafhip {
 
