@@ -16,7 +16,8 @@
     ROW(speed_chroma_extractor)     \
     ROW(speed_temporal_extractor)   \
     ROW(ms_ssim_extractor)          \
-    ROW(psnr_hvs_extractor)
+    ROW(psnr_hvs_extractor)         \
+    ROW(ciede_extractor)
 
 namespace vmafhip {
 
