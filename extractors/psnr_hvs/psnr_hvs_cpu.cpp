@@ -135,7 +135,8 @@ float masking(const int32_t dct[N * N], float ratio, const Weights &w)
 {
     float energy = 0;
     for (int k = 1; k < N * N; k++) {
-        const int32_t sq = static_cast<int32_t>(static_cast<uint32_t>(dct[k]) * static_cast<uint32_t>(dct[k]));
+        const uint32_t c = static_cast<uint32_t>(dct[k]);
+        const int32_t sq = static_cast<int32_t>(c * c);
         energy += static_cast<float>(sq) * w.mask[k];
     }
     const float product = energy * ratio;

@@ -58,7 +58,8 @@ TEST(CiedeGolden, CtcEveryFrame)
 
 TEST(CiedeGolden, IdenticalFramesAreInfinite)
 {
-    const testfx::Scored r = testfx::run_features(testfx::fixture("natural1_576x324_yuv420p__ref_vs_ref"), "ciede");
+    const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_ref");
+    const testfx::Scored r = testfx::run_features(f, "ciede");
     ASSERT_EQ(r.frames.size(), 10u);
     for (const auto &frame : r.frames)
         EXPECT_EQ(frame[0], INFINITY);

@@ -72,7 +72,8 @@ TEST(PsnrHvsGolden, CtcEveryFrame)
 
 TEST(PsnrHvsGolden, IdenticalFramesAreInfinite)
 {
-    const testfx::Scored r = testfx::run_features(testfx::fixture("natural1_576x324_yuv420p__ref_vs_ref"), "psnr_hvs");
+    const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_ref");
+    const testfx::Scored r = testfx::run_features(f, "psnr_hvs");
     ASSERT_EQ(r.frames.size(), 10u);
     for (const auto &frame : r.frames)
         for (const double v : frame)
