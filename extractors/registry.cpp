@@ -14,7 +14,10 @@
     ROW(motion_extractor)           \
     ROW(cambi_extractor)            \
     ROW(speed_chroma_extractor)     \
-    ROW(speed_temporal_extractor)
+    ROW(speed_temporal_extractor)   \
+    ROW(ms_ssim_extractor)          \
+    ROW(psnr_hvs_extractor)         \
+    ROW(ciede_extractor)
 
 namespace vmafhip {
 

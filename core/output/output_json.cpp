@@ -1,7 +1,9 @@
 // libvmaf's JSON log (output.c vmaf_write_output_json), byte for byte the
 // layout of tests/fixtures/golden/*.json: frames, pooled_metrics (min, max,
-// mean, harmonic_mean), aggregate_metrics.
+// mean, harmonic_mean), aggregate_metrics; null for NaN and infinities.
 #include "core/output/output.h"
+
+#include <cmath>
 
 namespace vmafhip {
 
@@ -23,10 +25,13 @@ void write_json(const VmafHipContext &c, unsigned flags, FILE *f)
         first = false;
         std::fprintf(f, "      \"frameNum\": %u,\n", i);
         std::fprintf(f, "      \"metrics\": {\n");
+        // libvmaf ends a frame's non-finite value (null) without a line
+        // break, so the next value or the closing brace follows on its line.
         const double *v = c.frame_values(i);
         for (size_t j = 0; j < c.names().size(); j++)
-            std::fprintf(f, "        \"%s\": %s%s\n", c.names()[j].c_str(),
-                         json_number(v[j], flags).c_str(), j + 1 < c.names().size() ? "," : "");
+            std::fprintf(f, "        \"%s\": %s%s%s", c.names()[j].c_str(),
+                         json_number(v[j], flags).c_str(), j + 1 < c.names().size() ? "," : "",
+                         std::isfinite(v[j]) ? "\n" : "");
         std::fprintf(f, "      }\n");
         std::fprintf(f, "    }");
     }

@@ -47,10 +47,6 @@ const ProvidedFeature provides[] = {
     {"float_ssim_s", "float_ssim_s"},
 };
 
-// libvmaf's MIN macro, (a) < (b) ? (a) : (b), kept literally: a NaN dB value
-// (a mean above 1) takes the cap, as in float_ssim.c convert_to_db().
-double min_of(double a, double b) { return a < b ? a : b; }
-
 std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::string *msg)
 {
     const SsimOptions o = options_struct<SsimOptions>(ssim_extractor, c.options);
@@ -96,6 +92,31 @@ const ExtractorInfo ssim_extractor = {
     .gpu = VMAFHIP_GPU_IMPL(ssim_gpu),
 };
 
+double ssim_mean(double sum, int n)
+{
+    // A signed int count, as libvmaf's (double)(w*h).
+    return static_cast<double>(static_cast<float>(sum / static_cast<double>(n)));
+}
+
+double ssim_max_db(const Geometry &g, bool clip_db)
+{
+    if (!clip_db)
+        return INFINITY;
+    // Half a code value of error per frame; unsigned products as in
+    // float_ssim.c init() (65535^2 and 32768^2 still fit).
+    const unsigned peak = (1u << g.bpc) - 1;
+    const double mse = 0.5 / (static_cast<unsigned>(g.w) * static_cast<unsigned>(g.h));
+    return std::ceil(10. * std::log10(peak * peak / mse));
+}
+
+double ssim_to_db(double score, double max_db)
+{
+    // libvmaf's MIN macro, (a) < (b) ? (a) : (b), kept literally: a NaN dB
+    // value (a mean above 1) takes the cap, as in convert_to_db().
+    const double db = -10. * std::log10(1 - score);
+    return db < max_db ? db : max_db;
+}
+
 int Ssim::auto_scale(int w, int h)
 {
     // docs/ssim.md §4.1: a = min(W, H) / 256 in float, then libiqa's _round
@@ -109,16 +130,9 @@ int Ssim::auto_scale(int w, int h)
 
 Ssim::Ssim(const ExtractorConfig &c, const SsimParams &p)
     : Extractor(ssim_extractor), o_(options_struct<SsimOptions>(ssim_extractor, c.options)),
-      g_(c.g), p_(p), max_db_(INFINITY),
+      g_(c.g), p_(p), max_db_(ssim_max_db(c.g, o_.clip_db)),
       k_(&choose_kernels(c.cpu_flags, ssim_kernels_scalar(), ssim_kernels_avx2()))
 {
-    if (o_.clip_db) {
-        // Half a code value of error per frame; unsigned products as in
-        // float_ssim.c init() (65535^2 and 32768^2 still fit).
-        const unsigned peak = (1u << g_.bpc) - 1;
-        const double mse = 0.5 / (static_cast<unsigned>(g_.w) * static_cast<unsigned>(g_.h));
-        max_db_ = std::ceil(10. * std::log10(peak * peak / mse));
-    }
 }
 
 void Ssim::names(std::vector<std::string> *out) const
@@ -134,12 +148,11 @@ void Ssim::names(std::vector<std::string> *out) const
 void Ssim::finish(unsigned, const void *accum, double *out)
 {
     const SsimAccum &a = *static_cast<const SsimAccum *>(accum);
-    // Mean over the map with a signed int count, rounded to float.
-    const double n = static_cast<double>(p_.map_w * p_.map_h);
-    const auto mean = [n](double sum) { return static_cast<double>(static_cast<float>(sum / n)); };
+    const int n = p_.map_w * p_.map_h;
+    const auto mean = [n](double sum) { return ssim_mean(sum, n); };
     double score = mean(a.ssim);
     if (o_.enable_db) // the rounded mean, then dB; l/c/s stay linear
-        score = min_of(-10. * std::log10(1 - score), max_db_);
+        score = ssim_to_db(score, max_db_);
     out[0] = score;
     if (o_.enable_lcs) {
         out[1] = mean(a.l);

@@ -20,6 +20,13 @@ struct SsimOptions {
 extern const ExtractorInfo ssim_extractor;
 struct SsimKernels;
 
+/// §6: a mean over n map pixels as libvmaf reports it, rounded to float.
+double ssim_mean(double sum, int n);
+/// §6: the cap of a dB value, +inf without clip_db (also float_ms_ssim's).
+double ssim_max_db(const Geometry &g, bool clip_db);
+/// §6: -10 log10(1 - score), capped at max_db with libvmaf's MIN.
+double ssim_to_db(double score, double max_db);
+
 class Ssim final : public Extractor {
 public:
     /// Downscale factor libvmaf uses for a w x h luma plane (docs/ssim.md §4.1).

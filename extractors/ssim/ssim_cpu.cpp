@@ -80,16 +80,6 @@ void load_plane(const PlaneView &p, int f, int dw, int dh, float *out, ThreadPoo
     });
 }
 
-void load(const PlaneView &p, int bpc, int f, int dw, int dh, float *out, ThreadPool &pool)
-{
-    switch (bpc) {
-    case 8: load_plane<uint8_t, 8>(p, f, dw, dh, out, pool); break;
-    case 10: load_plane<uint16_t, 10>(p, f, dw, dh, out, pool); break;
-    case 12: load_plane<uint16_t, 12>(p, f, dw, dh, out, pool); break;
-    default: load_plane<uint16_t, 16>(p, f, dw, dh, out, pool); break;
-    }
-}
-
 void hpass_scalar(const float *r, const float *d, int n, SsimPlanes out)
 {
     for (int x = 0; x < n; x++) {
@@ -123,16 +113,32 @@ const SsimKernels &ssim_kernels_scalar()
     return k;
 }
 
+void ssim_cpu_load(const PlaneView &p, int bpc, int f, int dw, int dh, float *out, ThreadPool &pool)
+{
+    switch (bpc) {
+    case 8: load_plane<uint8_t, 8>(p, f, dw, dh, out, pool); break;
+    case 10: load_plane<uint16_t, 10>(p, f, dw, dh, out, pool); break;
+    case 12: load_plane<uint16_t, 12>(p, f, dw, dh, out, pool); break;
+    default: load_plane<uint16_t, 16>(p, f, dw, dh, out, pool); break;
+    }
+}
+
 void ssim_cpu_sums(const SsimParams &p, int bpc, const PlaneView &ref_plane, const PlaneView &dis_plane,
                    const SsimKernels &k, ThreadPool &pool, SsimAccum *out)
 {
-    const int w = p.dec_w, h = p.dec_h, mw = p.map_w, mh = p.map_h;
     // Scratch left uninitialised (every element is written before it is
     // read): zeroing it cost a tenth of the time at small sizes.
-    const size_t dec = static_cast<size_t>(w) * h;
+    const size_t dec = static_cast<size_t>(p.dec_w) * p.dec_h;
     const std::unique_ptr<float[]> ref(new float[dec]), dis(new float[dec]);
-    load(ref_plane, bpc, p.scale, w, h, ref.get(), pool);
-    load(dis_plane, bpc, p.scale, w, h, dis.get(), pool);
+    ssim_cpu_load(ref_plane, bpc, p.scale, p.dec_w, p.dec_h, ref.get(), pool);
+    ssim_cpu_load(dis_plane, bpc, p.scale, p.dec_w, p.dec_h, dis.get(), pool);
+    ssim_cpu_map_sums(ref.get(), dis.get(), p.dec_w, p.dec_h, k, pool, out);
+}
+
+void ssim_cpu_map_sums(const float *ref, const float *dis, int w, int h, const SsimKernels &k,
+                       ThreadPool &pool, SsimAccum *out)
+{
+    const int mw = w - (SSIM_TAPS - 1), mh = h - (SSIM_TAPS - 1);
 
     // Per band of map rows: horizontal pass of the band's rows + 10 into five
     // planes (mu1, mu2, e11, e22, e12), then the vertical pass and the pixel
@@ -154,7 +160,7 @@ void ssim_cpu_sums(const SsimParams &p, int bpc, const PlaneView &ref_plane, con
             for (int r = r0; r < r1; r++) {
                 const size_t in = static_cast<size_t>(y0 + r) * w, o = static_cast<size_t>(r) * mw;
                 float *const row[5] = {hp[0] + o, hp[1] + o, hp[2] + o, hp[3] + o, hp[4] + o};
-                k.hpass(ref.get() + in, dis.get() + in, mw, row);
+                k.hpass(ref + in, dis + in, mw, row);
             }
         });
         pool.parallel_for(rows, 8, [&](int r0, int r1) {

@@ -42,4 +42,14 @@ const SsimKernels *ssim_kernels_avx2();
 void ssim_cpu_sums(const SsimParams &p, int bpc, const PlaneView &ref, const PlaneView &dis,
                    const SsimKernels &k, ThreadPool &pool, SsimAccum *out);
 
+/// §2 and §4: a luma plane as a dense float plane of dw x dh, decimated by f
+/// (1: the normalised samples as they are).
+void ssim_cpu_load(const PlaneView &p, int bpc, int f, int dw, int dh, float *out, ThreadPool &pool);
+
+/// §5 and the sums of §6 over two dense w x h float planes (row stride w),
+/// at least 11x11: libvmaf's _iqa_ssim with the default arguments, which
+/// float_ms_ssim runs at each of its scales too.
+void ssim_cpu_map_sums(const float *ref, const float *dis, int w, int h, const SsimKernels &k,
+                       ThreadPool &pool, SsimAccum *out);
+
 } // namespace vmafhip

@@ -171,6 +171,32 @@ TEST(CliGolden, JsonLayoutIsLibvmafsByteForByte)
     EXPECT_EQ(compared, 4);
 }
 
+// float_ms_ssim, psnr_hvs and ciede: the whole log is libvmaf's, byte for
+// byte but for the version and the fps, nulls included (identical frames
+// make psnr_hvs and ciede2000 infinite; libvmaf ends such a line without a
+// break).
+TEST(CliGolden, CtcJsonIsLibvmafsByteForByte)
+{
+    int compared = 0;
+    for (const char *name : {"natural1_576x324_yuv420p__ref_vs_ref",
+                             "natural1_576x324_yuv420p__ref_vs_x264crf38"}) {
+        for (const bool full : {false, true}) {
+            const std::string golden = clitest::read_file(testfx::path(
+                std::string("golden/") + name + (full ? ".ctc.fullprec.json" : ".ctc.json")));
+            std::vector<std::string> args = fixture_args(name);
+            args.insert(args.end(), {"-n", "--feature", "float_ms_ssim", "--feature", "psnr_hvs",
+                                     "--feature", "ciede", "--backend", "cpu", "--json", "-o", "-"});
+            if (full)
+                args.push_back("--full-precision");
+            const clitest::Result r = run(args);
+            ASSERT_EQ(r.status, 0) << r.err;
+            EXPECT_EQ(with_golden_header(r.out, golden), golden) << name << " full=" << full;
+            compared++;
+        }
+    }
+    EXPECT_EQ(compared, 4);
+}
+
 TEST(CliGolden, CsvHoldsTheGoldenNumbers)
 {
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");

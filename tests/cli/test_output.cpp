@@ -1,6 +1,7 @@
 // The log writers (core/output/) on a context filled by hand: exact
 // text of each format, libvmaf's number rules (6 decimals, 16 when the
-// fraction is below 1e-6, null for non-finite values in JSON), frames with
+// fraction is below 1e-6, null for non-finite values in JSON, which ends a
+// frame's line without a break as libvmaf's does), frames with
 // an error left out, and vmafhip_write_log()'s errors.
 #include <gtest/gtest.h>
 
@@ -42,8 +43,7 @@ const char *const want_json = R"({
       "metrics": {
         "feature_a": 0.0000001000000000,
         "feature_b": 0.500000,
-        "feature_c": null
-      }
+        "feature_c": null      }
     },
     {
       "frameNum": 2,
@@ -57,8 +57,7 @@ const char *const want_json = R"({
       "frameNum": 3,
       "metrics": {
         "feature_a": 3.000000,
-        "feature_b": null,
-        "feature_c": 2.000000
+        "feature_b": null,        "feature_c": 2.000000
       }
     }
   ],
@@ -97,8 +96,7 @@ const char *const want_json_full = R"({
       "metrics": {
         "feature_a": 9.9999999999999995e-08,
         "feature_b": 0.5,
-        "feature_c": null
-      }
+        "feature_c": null      }
     },
     {
       "frameNum": 2,
@@ -112,8 +110,7 @@ const char *const want_json_full = R"({
       "frameNum": 3,
       "metrics": {
         "feature_a": 3,
-        "feature_b": null,
-        "feature_c": 2
+        "feature_b": null,        "feature_c": 2
       }
     }
   ],

@@ -140,6 +140,25 @@ const Fixture &fixture(const std::string &name)
     throw std::runtime_error("no fixture " + name);
 }
 
+Fixture pair(const std::string &name, int bpc, VmafHipChroma chroma, int frames)
+{
+    const size_t sep = name.find("__"), vs = name.find("_vs_", sep);
+    const std::string base = name.substr(0, sep);
+    // <content>_<W>x<H>_<pix_fmt>, the content may hold '_': the size is the
+    // last field but one.
+    const size_t size_at = base.rfind('_', base.rfind('_') - 1) + 1;
+    Fixture f;
+    f.name = name;
+    f.ref = base + "_" + name.substr(sep + 2, vs - sep - 2) + ".yuv";
+    f.dis = base + "_" + name.substr(vs + 4) + ".yuv";
+    f.w = std::stoi(base.substr(size_at));
+    f.h = std::stoi(base.substr(base.find('x', size_at) + 1));
+    f.bpc = bpc;
+    f.chroma = chroma;
+    f.frames = frames;
+    return f;
+}
+
 std::string path(const std::string &file)
 {
     const bool generated = file.rfind("synth", 0) == 0 && file.find('/') == std::string::npos;

@@ -50,6 +50,10 @@ const std::vector<Fixture> &fixtures();
 /// every test they would slow down.
 const std::vector<Fixture> &large_fixtures();
 const Fixture &fixture(const std::string &name);
+/// A pair of tests/fixtures outside fixtures() (its goldens are one metric's),
+/// by its golden base name <content>_<W>x<H>_<pix_fmt>__<ref>_vs_<dis>: the
+/// clips, size and format; no features, model or goldens.
+Fixture pair(const std::string &name, int bpc, VmafHipChroma chroma, int frames);
 
 /// Absolute path of a file in tests/fixtures (the synth* clips: in the build
 /// folder, where make_large_pairs writes them).

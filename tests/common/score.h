@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -55,8 +56,9 @@ inline Scored score(const Fixture &f, VmafHipSettings s)
 
 /// Every value of a golden file whose name starts with prefix against the
 /// output of that name in r (any struct with names and frames[frame][k], as
-/// Scored), bit for bit; outputs r lacks are skipped. @return the number of
-/// values compared.
+/// Scored), bit for bit; outputs r lacks are skipped. A null of the golden
+/// (libvmaf's JSON for NaN and infinities) takes any value that is not
+/// finite. @return the number of values compared.
 template <typename Run>
 int compare_golden_values(const Run &r, const std::string &golden, const std::string &prefix)
 {
@@ -71,9 +73,13 @@ int compare_golden_values(const Run &r, const std::string &golden, const std::st
             continue;
         EXPECT_EQ(kv.second.size(), r.frames.size()) << kv.first;
         for (size_t i = 0; i < kv.second.size() && i < r.frames.size(); i++) {
-            EXPECT_EQ(bits(r.frames[i][k]), bits(kv.second[i]))
-                << golden << " " << kv.first << " frame " << i << ": " << r.frames[i][k]
-                << " against " << kv.second[i];
+            const double ours = r.frames[i][k], theirs = kv.second[i];
+            if (std::isnan(theirs))
+                EXPECT_FALSE(std::isfinite(ours)) << golden << " " << kv.first << " frame " << i;
+            else
+                EXPECT_EQ(bits(ours), bits(theirs))
+                    << golden << " " << kv.first << " frame " << i << ": " << ours << " against "
+                    << theirs;
             compared++;
         }
     }

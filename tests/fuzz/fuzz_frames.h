@@ -10,7 +10,8 @@
 
 namespace fuzz {
 
-constexpr int kW = 64, kH = 48; // above every minimum size but CAMBI's and SpEED's, whose options are still parsed
+// Above every minimum size but CAMBI's, SpEED's and MS-SSIM's, whose options are still parsed.
+constexpr int kW = 64, kH = 48;
 
 /// Settings for a kW x kH 8-bit 4:2:0 context on the CPU that logs nothing.
 inline VmafHipSettings quiet_settings()
