@@ -80,8 +80,18 @@ def worker_gpu(ffmpeg, environ=None):
     return from_environ(environ)[1]
 
 
-def choose(gpu, info):
-    """The decoder of an input that ffprobe described as `info` (codec, pix_fmt)."""
-    if gpu is not None and info.codec in NVDEC_CODECS and info.pix_fmt in NVDEC_FORMATS:
+def exact_scaling(scale_flags):
+    """Whether swscale with `scale_flags` scales nv12 exactly as the planar format: with
+    accurate_rnd and full_chroma_int it does; plain bicubic takes other paths for interleaved
+    chroma, and rounds differently (measured: thousands of samples per 1080p frame)."""
+    flags = scale_flags.split("+")
+    return "accurate_rnd" in flags and "full_chroma_int" in flags
+
+
+def choose(gpu, info, scale_flags):
+    """The decoder of an input that ffprobe described as `info` (codec, pix_fmt), for a graph
+    scaling with `scale_flags`: NVDEC only where its frames score as the CPU's would."""
+    if (gpu is not None and info.codec in NVDEC_CODECS and info.pix_fmt in NVDEC_FORMATS
+            and exact_scaling(scale_flags)):
         return Decoder(gpu)
     return CPU

@@ -159,7 +159,8 @@ def _score(ffmpeg, source, ref_info, jobs, model, scale_flags, gpu=None):
     CPU). Should a run with NVDEC fail (no driver, a stream it refuses), it runs again with
     every input decoded on the CPU. Returns {name: result}; raises RenditionFailed, writing no
     log, when the run or any of its logs fails."""
-    decoders = [decode.choose(gpu, job.info) for job in jobs] + [decode.choose(gpu, ref_info)]
+    decoders = ([decode.choose(gpu, job.info, scale_flags) for job in jobs]
+                + [decode.choose(gpu, ref_info, scale_flags)])
     if all(d == decode.CPU for d in decoders):
         return _score_once(ffmpeg, source, ref_info, jobs, model, scale_flags, decoders)
     try:

@@ -31,9 +31,12 @@ def fake_ffmpeg(folder, name, on_hwaccel):
     bindir = os.path.join(folder, name)
     os.makedirs(bindir)
     hw = ("echo 'Device creation failed: -542398533.' >&2; exit 1" if on_hwaccel == "fail" else
-          # drop '-hwaccel cuda -hwaccel_device N' and decode on the CPU
+          # drop '-hwaccel cuda -hwaccel_device N', decode on the CPU and hand the frames to the
+          # graph as nv12, as NVDEC does (every input here is one NVDEC takes)
           'n=$#; i=0; while [ $i -lt $n ]; do a=$1; shift; i=$((i+1)); '
           'if [ "$a" = -hwaccel ] || [ "$a" = -hwaccel_device ]; then shift; i=$((i+1)); '
+          'elif [ "$a" = -lavfi ]; then set -- "$@" -lavfi "$(printf %s "$1" | '
+          "sed 's/\\[\\([0-9]*\\):v\\]/[\\1:v]format=nv12,/g')\"; shift; i=$((i+1)); "
           'else set -- "$@" "$a"; fi; done; exec "' + real + '/ffmpeg" "$@"')
     with open(os.path.join(bindir, "ffmpeg"), "w") as f:
         f.write("#!/bin/sh\n"
@@ -48,13 +51,22 @@ def fake_ffmpeg(folder, name, on_hwaccel):
 
 class Choice(unittest.TestCase):
     def test_codecs_and_formats_nvdec_takes(self):
-        self.assertEqual(decode.choose(1, probe("h264", "yuv420p")), decode.Decoder(1))
-        self.assertEqual(decode.choose(0, probe("hevc", "yuv420p10le")).output_format("yuv420p10le"), "p010le")
-        self.assertEqual(decode.choose(0, probe("h264", "yuv420p")).output_format("yuv420p"), "nv12")
+        exact = "bicubic+accurate_rnd+full_chroma_int"
+        self.assertEqual(decode.choose(1, probe("h264", "yuv420p"), exact), decode.Decoder(1))
+        self.assertEqual(decode.choose(0, probe("hevc", "yuv420p10le"), exact).output_format("yuv420p10le"),
+                         "p010le")
+        self.assertEqual(decode.choose(0, probe("h264", "yuv420p"), exact).output_format("yuv420p"), "nv12")
         for codec, pix_fmt in (("h264", "yuv422p"), ("hevc", "yuv444p"), ("rawvideo", "yuv420p"),
                                ("ffv1", "yuv420p"), ("prores", "yuv422p10le")):
-            self.assertEqual(decode.choose(0, probe(codec, pix_fmt)), decode.CPU, (codec, pix_fmt))
-        self.assertEqual(decode.choose(None, probe("h264", "yuv420p")), decode.CPU)
+            self.assertEqual(decode.choose(0, probe(codec, pix_fmt), exact), decode.CPU, (codec, pix_fmt))
+        self.assertEqual(decode.choose(None, probe("h264", "yuv420p"), exact), decode.CPU)
+
+    def test_only_with_scaling_that_treats_nv12_as_planar(self):
+        # plain bicubic scales nv12 otherwise than yuv420p: the scores would depend on the decoder
+        for flags in ("bicubic", "bicubic+accurate_rnd", "lanczos+full_chroma_int"):
+            self.assertEqual(decode.choose(0, probe("h264", "yuv420p"), flags), decode.CPU, flags)
+        self.assertEqual(decode.choose(0, probe("h264", "yuv420p"), "lanczos+accurate_rnd+full_chroma_int"),
+                         decode.Decoder(0))
 
     def test_nvdec_options_go_before_the_input(self):
         cmd = score.command("ffmpeg", Video("d.mp4"), Video("r.mkv"), "GRAPH",
@@ -102,18 +114,21 @@ class Worker(TempDirTestCase):
 
 @needs_ffmpeg
 class Scoring(TempDirTestCase):
-    """A title whose source and renditions are MPEG-4 part 2 (a codec NVDEC decodes), scored on
-    a worker asking for NVDEC: with a working NVDEC, a failing one, and none."""
+    """A title whose source and renditions are MPEG-4 part 2 (a codec NVDEC decodes), one of them
+    scaled back up to the source's size, scored on a worker asking for NVDEC: with a working
+    NVDEC, a failing one, and none."""
 
     def setUp(self):
         super().setUp()
         raw = ["-f", "rawvideo", "-video_size", "576x324", "-pixel_format", "yuv420p", "-framerate", "25"]
         self.source = os.path.join(self.tmp, "source.mp4")
         self.renditions = []
-        for path, q in ((self.source, 2), (os.path.join(self.tmp, "q12.mp4"), 12),
-                        (os.path.join(self.tmp, "q24.mp4"), 24)):
-            subprocess.run([FFMPEG, "-nostdin", "-v", "error", *raw, "-i", NATURAL1["path"], "-c:v", "mpeg4",
-                            "-q:v", str(q), "-bf", "2", path], check=True)
+        # the source, two renditions at its size and one at half of it (scaled back up)
+        for path, q, size in ((self.source, 2, "576x324"), (os.path.join(self.tmp, "q12.mp4"), 12, "576x324"),
+                              (os.path.join(self.tmp, "q24.mp4"), 24, "576x324"),
+                              (os.path.join(self.tmp, "half.mp4"), 6, "288x162")):
+            subprocess.run([FFMPEG, "-nostdin", "-v", "error", *raw, "-i", NATURAL1["path"], "-s", size,
+                            "-c:v", "mpeg4", "-q:v", str(q), "-bf", "2", path], check=True)
             if path != self.source:
                 self.renditions.append(path)
 
@@ -121,7 +136,8 @@ class Scoring(TempDirTestCase):
         title = Title("t", Video(self.source),
                       tuple(Rendition(os.path.basename(p), Video(p), None, None) for p in self.renditions))
         with mock.patch.dict(os.environ, {"VMAFHIP_BACKEND": "cpu", **environ}):
-            return score.score_title(title, os.path.join(self.tmp, name), "vmaf_v0.6.1", "bicubic", ffmpeg)
+            return score.score_title(title, os.path.join(self.tmp, name), "vmaf_v0.6.1",
+                                     "bicubic+accurate_rnd+full_chroma_int", ffmpeg)
 
     def test_scores_do_not_depend_on_where_frames_are_decoded(self):
         cpu = self.score(FFMPEG, "cpu", {"VMAFHIP_DECODE": "cpu"})
