@@ -19,6 +19,9 @@ namespace {
 
 #define CAMBI_OPT(f) offsetof(CambiOptions, f)
 
+// libvmaf's strings; the option holds the index (CambiEotf).
+constexpr const char *eotfs[] = {"bt1886", "pq", nullptr};
+
 // Names, aliases, defaults and ranges are libvmaf 3.2's (§1.2). The size
 // options default to 0 (the picture's size), which libvmaf's ranges leave
 // out; check() accepts 0 or libvmaf's range.
@@ -66,14 +69,19 @@ const OptionSpec options[] = {
      .offset = CAMBI_OPT(high_res_speedup), .def = 0, .min = 0, .max = 2160, .in_name = true,
      .help = "1080, 1440 or 2160: halve the frame first when the encode has at least as many "
              "pixels as 1920x1080, 2560x1440 or 3840x2160 (0: off)"},
+    {.name = "eotf", .alias = nullptr, .type = OptionType::Enum, .offset = CAMBI_OPT(eotf),
+     .def = CAMBI_EOTF_BT1886, .min = 0, .max = 1, .in_name = true,
+     .help = "transfer function of the luma: bt1886 (SDR) or pq (HDR, SMPTE ST 2084)",
+     .choices = eotfs},
+    {.name = "cambi_eotf", .alias = "ceot", .type = OptionType::Enum,
+     .offset = CAMBI_OPT(cambi_eotf), .def = CAMBI_EOTF_BT1886, .min = 0, .max = 1,
+     .in_name = true, .help = "the same as eotf; wins when it is not bt1886", .choices = eotfs},
 };
 
 #undef CAMBI_OPT
 
-// libvmaf's string options: the option table holds numbers only.
+// libvmaf's debugging output, a folder of per-scale images.
 const UnsupportedOption unsupported[] = {
-    {"eotf", nullptr, "only the default EOTF (bt1886) is implemented"},
-    {"cambi_eotf", "ceot", "only the default EOTF (bt1886) is implemented"},
     {"heatmaps_path", nullptr, "heatmaps are not written"},
 };
 
@@ -184,44 +192,55 @@ int check_pass(const char *what, int w, int h, int ws, bool speedup, bool scored
     return 0;
 }
 
-// The luminance of a 10-bit sample, BT.1886 (§2.2).
-double luminance(int s)
+// The luminance (cd/m2) of a 10-bit sample, limited range, through the
+// EOTF (§2.2): BT.1886 with libvmaf's folded constants, or PQ.
+double luminance(int s, int eotf)
 {
-    constexpr double a = 290.2790418528054, b = 0.013819536150532266;
     const int c = s < 64 ? 64 : s > 940 ? 940 : s;
     const double v = static_cast<double>(c - 64) / 876.0;
+    if (eotf == CAMBI_EOTF_PQ) {
+        constexpr double m1inv = 6.277394636015326, m2inv = 0.012683313515655966;
+        constexpr double c1 = 0.8359375, c2 = 18.8515625, c3 = 18.6875;
+        const double p = std::pow(v, m2inv);
+        const double num = p - c1;
+        return 10000.0 * std::pow((num > 0 ? num : 0) / (c2 - c3 * p), m1inv);
+    }
+    constexpr double a = 290.2790418528054, b = 0.013819536150532266;
     const double x = v + b;
     return a * std::pow(x > 0 ? x : 0, 2.4);
 }
 
-bool visible(int s, int d, double t) { return luminance(s + d) - luminance(s) > t * luminance(s); }
+bool visible(int s, int d, double t, int eotf)
+{
+    return luminance(s + d, eotf) - luminance(s, eotf) > t * luminance(s, eotf);
+}
 
 enum class Tvi { TooSmall, Correct, TooBig };
 
-Tvi tvi_state(int s, int d, double t)
+Tvi tvi_state(int s, int d, double t, int eotf)
 {
-    if (!visible(s, d, t))
+    if (!visible(s, d, t, eotf))
         return Tvi::TooBig;
-    return visible(s + 1, d, t) ? Tvi::TooSmall : Tvi::Correct;
+    return visible(s + 1, d, t, eotf) ? Tvi::TooSmall : Tvi::Correct;
 }
 
 // tvi_raw[d] of §2.3.
-int tvi_raw(int d, double t)
+int tvi_raw(int d, double t, int eotf)
 {
     int foot = 64, head = 940 - d - 1;
-    Tvi st = tvi_state(foot, d, t);
+    Tvi st = tvi_state(foot, d, t, eotf);
     if (st == Tvi::TooBig)
         return 0;
     if (st == Tvi::Correct)
         return foot;
-    st = tvi_state(head, d, t);
+    st = tvi_state(head, d, t, eotf);
     if (st == Tvi::TooSmall)
         return 1023;
     if (st == Tvi::Correct)
         return head;
     for (;;) {
         const int mid = foot + (head - foot) / 2;
-        st = tvi_state(mid, d, t);
+        st = tvi_state(mid, d, t, eotf);
         if (st == Tvi::TooBig)
             head = mid;
         else if (st == Tvi::TooSmall)
@@ -343,12 +362,13 @@ Cambi::Cambi(const ExtractorConfig &c)
     speedup_ = speedup_on(o_.high_res_speedup, ew, eh);
     topk_ = o_.topk != 0.6 ? o_.topk : o_.cambi_topk; // §1.2 step 7
     t_.nd = 1 << o_.max_log_contrast;
+    const int eotf = o_.cambi_eotf != CAMBI_EOTF_BT1886 ? o_.cambi_eotf : o_.eotf; // §1.2 step 6
     for (int d = 1; d <= t_.nd; d++) {
-        t_.tvi[d] = tvi_raw(d, o_.tvi_threshold) + t_.nd;
+        t_.tvi[d] = tvi_raw(d, o_.tvi_threshold, eotf) + t_.nd;
         t_.cw[d] = contrast_weight[d];
     }
     int s = 64; // §2.4
-    while (luminance(s) < o_.vis_lum_threshold)
+    while (luminance(s, eotf) < o_.vis_lum_threshold)
         s++;
     t_.vlt = s == 64 ? 0 : s;
     // §8.1: only values in this band can change a c-value. A centre counts

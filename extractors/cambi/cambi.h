@@ -28,7 +28,12 @@ struct CambiOptions {
     int max_log_contrast;
     int full_ref;           ///< also score the reference (cambi_source, cambi_full_reference)
     int high_res_speedup;   ///< 0, 1080, 1440 or 2160
+    int eotf;               ///< CambiEotf, the index in the option's choices
+    int cambi_eotf;         ///< the same; wins when it is not bt1886 (§1.2 step 6)
 };
+
+/// The EOTFs of §2.2, in the order of the eotf options' choices.
+enum CambiEotf { CAMBI_EOTF_BT1886 = 0, CAMBI_EOTF_PQ = 1 };
 
 /// Everything one picture's pass (§3) needs, resolved at creation (§1.2, §2).
 struct CambiPass {

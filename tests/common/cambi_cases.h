@@ -74,6 +74,31 @@ inline std::string cambi_golden(const std::string &pair)
     return "golden/" + pair + ".cambi.fullprec.json";
 }
 
+/// The PQ EOTF (eotf, cambi_eotf), each pair's sets in its .cambi_pq golden;
+/// synth1 (1920x1080 10-bit) is made at build time.
+inline const std::vector<CambiOptionSets> &cambi_pq_option_sets()
+{
+    static const std::vector<OptionList> small = {
+        {{"eotf", "pq"}},
+        {{"cambi_eotf", "pq"}, {"cambi_vis_lum_threshold", "1.5"}},
+        {{"eotf", "pq"}, {"tvi_threshold", "0.005"}, {"max_log_contrast", "3"}},
+        {{"eotf", "bt1886"}, {"cambi_eotf", "pq"}, {"full_ref", "true"}},
+    };
+    static const std::vector<CambiOptionSets> c = {
+        {"natural1_576x324_yuv420p__ref_vs_x264crf38", small},
+        {"natural2_352x288_yuv420p10le__ref_vs_x265crf32", small},
+        {"synth1_1920x1080_yuv420p10le__ref_vs_dis",
+         {{{"eotf", "pq"}, {"cambi_high_res_speedup", "1080"}},
+          {{"cambi_eotf", "pq"}, {"cambi_vis_lum_threshold", "0.5"}}}},
+    };
+    return c;
+}
+
+inline std::string cambi_pq_golden(const std::string &pair)
+{
+    return "golden/" + pair + ".cambi_pq.fullprec.json";
+}
+
 /// The feature spec of cambi with opts, as vmafhip_open() takes it.
 inline std::string cambi_spec(const OptionList &opts)
 {

@@ -137,6 +137,9 @@ const Fixture &fixture(const std::string &name)
     for (const auto &f : fixtures())
         if (f.name == name)
             return f;
+    for (const auto &f : large_fixtures())
+        if (f.name == name)
+            return f;
     throw std::runtime_error("no fixture " + name);
 }
 

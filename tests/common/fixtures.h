@@ -49,6 +49,7 @@ const std::vector<Fixture> &fixtures();
 /// time by tests/fixtures/make_large_pairs.cpp: not in fixtures(), whose
 /// every test they would slow down.
 const std::vector<Fixture> &large_fixtures();
+/// The pair called name, of fixtures() or large_fixtures().
 const Fixture &fixture(const std::string &name);
 /// A pair of tests/fixtures outside fixtures() (its goldens are one metric's),
 /// by its golden base name <content>_<W>x<H>_<pix_fmt>__<ref>_vs_<dis>: the

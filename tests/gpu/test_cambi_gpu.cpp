@@ -46,8 +46,11 @@ TEST(CambiGpu, Goldens)
     for (const testfx::CambiOptionSets &c : testfx::cambi_option_sets())
         for (const Opts &o : c.sets)
             run(c.pair, o, testfx::cambi_golden(c.pair));
-    // As tests/unit/test_cambi.cpp: the v1 column, then the option sets.
-    EXPECT_EQ(compared, (10 + 10 + 10 + 6) + 10 * (11 + 2) + 6 * (3 + 2));
+    for (const testfx::CambiOptionSets &c : testfx::cambi_pq_option_sets())
+        for (const Opts &o : c.sets)
+            run(c.pair, o, testfx::cambi_pq_golden(c.pair));
+    // As tests/unit/test_cambi.cpp: the v1 column, the option sets, the PQ sets.
+    EXPECT_EQ(compared, (10 + 10 + 10 + 6) + 10 * (11 + 2) + 6 * (3 + 2) + (6 * 10 + 6 * 6 + 2 * 3));
 }
 
 /// A 4:2:0 picture of banded content: steps of 1 to 4 levels (10-bit

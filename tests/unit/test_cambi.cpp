@@ -126,7 +126,7 @@ TEST(CambiEntry, TableRow)
     EXPECT_STREQ(e.name, "cambi");
     EXPECT_EQ(find_extractor("cambi"), &e);
     EXPECT_EQ(find_provider("Cambi_feature_cambi_score"), &e);
-    ASSERT_EQ(e.n_options, 14);
+    ASSERT_EQ(e.n_options, 16);
     const struct {
         const char *name, *alias;
         double def, min, max;
@@ -148,6 +148,15 @@ TEST(CambiEntry, TableRow)
         EXPECT_TRUE(o->in_name) << w.name;
     }
     EXPECT_FALSE(find_option(e, "full_ref")->in_name);
+    for (const char *eotf : {"eotf", "cambi_eotf"}) {
+        const OptionSpec *o = find_option(e, eotf);
+        ASSERT_NE(o, nullptr) << eotf;
+        EXPECT_EQ(o->type, OptionType::Enum);
+        EXPECT_STREQ(o->choices[static_cast<int>(o->def)], "bt1886");
+        EXPECT_STREQ(o->choices[1], "pq");
+        EXPECT_EQ(o->choices[2], nullptr);
+    }
+    EXPECT_STREQ(find_option(e, "ceot")->name, "cambi_eotf");
 }
 
 TEST(CambiEntry, NamesAndSuffixes)
@@ -164,6 +173,10 @@ TEST(CambiEntry, NamesAndSuffixes)
         {{{"ws", "127"}, {"topk", "0.1"}, {"mlc", "5"}}, {"cambi_mlc_5_topk_0.1_ws_127"}},
         {{{"ctpk", "0.3"}, {"full_ref", "true"}, {"srcw", "480"}, {"srch", "270"}},
          {"cambi_ctpk_0.3_srch_270_srcw_480", "cambi_source", "cambi_full_reference"}},
+        // strings as given, ordered by option name; the default names nothing
+        {{{"eotf", "pq"}, {"hrs", "1080"}}, {"cambi_hrs_1080_eotf_pq"}},
+        {{{"ceot", "pq"}, {"vlt", "1.5"}}, {"cambi_ceot_pq_vlt_1.5"}},
+        {{{"eotf", "bt1886"}, {"ceot", "pq"}}, {"cambi_ceot_pq"}},
     };
     for (const auto &c : cases) {
         int ret = 0;
@@ -230,6 +243,19 @@ TEST(CambiGolden, OptionSets)
     }
     // 10 frames x (11 sets + 2 full_ref outputs), 6 frames x (3 sets + 2)
     EXPECT_EQ(compared, 10 * (11 + 2) + 6 * (3 + 2));
+}
+
+// The PQ EOTF: four sets at 8 and at 10 bits, two at 1920x1080 10-bit.
+TEST(CambiGolden, PqEotf)
+{
+    int compared = 0;
+    for (const testfx::CambiOptionSets &c : testfx::cambi_pq_option_sets()) {
+        const testfx::Fixture &f = testfx::fixture(c.pair);
+        for (const Opts &o : c.sets)
+            compared += compare_golden(run_fixture(f, o), testfx::cambi_pq_golden(c.pair));
+    }
+    // (4 sets + 2 full_ref outputs) x 10 and x 6 frames, 2 sets x 3 frames
+    EXPECT_EQ(compared, 6 * 10 + 6 * 6 + 2 * 3);
 }
 
 TEST(CambiGolden, ThroughTheApiAndThreads)
@@ -342,8 +368,8 @@ TEST(CambiRefusals, WindowAboveTheTable)
 TEST(CambiRefusals, Options)
 {
     const Geometry g{576, 324, 8, VMAFHIP_CHROMA_420};
-    expect_refused(g, {{"eotf", "pq"}}, -EINVAL, {"eotf", "not supported", "bt1886"});
-    expect_refused(g, {{"ceot", "pq"}}, -EINVAL, {"cambi_eotf", "not supported", "bt1886"});
+    expect_refused(g, {{"eotf", "hlg"}}, -EINVAL, {"eotf", "'hlg'", "bt1886 or pq"});
+    expect_refused(g, {{"ceot", "PQ"}}, -EINVAL, {"cambi_eotf", "'PQ'", "bt1886 or pq"});
     expect_refused(g, {{"heatmaps_path", "/tmp"}}, -EINVAL, {"heatmaps_path", "not supported"});
     expect_refused(g, {{"encw", "100"}}, -ERANGE, {"enc_width", "180 to 7680"});
     expect_refused(g, {{"encbd", "4"}}, -ERANGE, {"enc_bitdepth", "6 to 16"});
@@ -353,7 +379,7 @@ TEST(CambiRefusals, Options)
     expect_refused(g, {{"full_ref", "true"}, {"srcw", "480"}, {"srch", "324"}, {"encw", "576"},
                        {"ench", "270"}}, -EINVAL, {"source size 480x324", "encode size 576x270"});
     // Through the API, the message reaches the caller.
-    VmafHipSettings s = testfx::settings(576, 324, 8, VMAFHIP_CHROMA_420, "cambi=eotf=pq");
+    VmafHipSettings s = testfx::settings(576, 324, 8, VMAFHIP_CHROMA_420, "cambi=eotf=hlg");
     testfx::LogLines log;
     s.log_callback = testfx::collect_log;
     s.log_cookie = &log;
