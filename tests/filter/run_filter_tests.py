@@ -1463,8 +1463,8 @@ def test_errors(t):
     cases = [
         ('log_fmt=yaml', r"log_fmt 'yaml' is not valid: accepted are json, csv, xml, sub", 'bad log_fmt'),
         ('pool=median', r"pool 'median' is not valid: accepted are mean, min, max, harmonic_mean", 'bad pool'),
-        ('feature=name=ciede', r"feature 'name=ciede': unknown feature 'ciede': accepted features are "
-                               r"psnr, float_ssim, adm, vif, motion", 'unknown feature'),
+        ('feature=name=float_moment', r"feature 'name=float_moment': unknown feature 'float_moment': "
+                                      r"accepted features are psnr, float_ssim, adm, vif, motion", 'unknown feature'),
         ('feature=psnr|ssim', r"unknown feature 'ssim'", 'unknown feature, CLI spelling'),
         ('feature=' + q('name=psnr:enable_chroma'), r"feature 'name=psnr:enable_chroma': 'enable_chroma' is not "
                                             r"of the form option=value", 'feature option without value'),
