@@ -809,7 +809,7 @@ def test_vmaf_v1(t):
     """The VMAF v1.0.16 built-in models. Two in one model string (the 3H model and its HFR
     variant, which shares CAMBI, SpEED and ADM and adds its own motion): every frame holds
     both goldens' scores, each equal to libvmaf's printed %.6f, and one "VMAF score" line per
-    model. The README's 10-bit command line (8-bit inputs converted by format=): the scores
+    model; then each of the other built-ins alone, against its golden. The README's 10-bit command line (8-bit inputs converted by format=): the scores
     equal the library's on the same frames converted by this ffmpeg. Sizes libvmaf 3.2
     crashes on or refuses stop with the smallest accepted size."""
     p = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
@@ -824,6 +824,14 @@ def test_vmaf_v1(t):
     want = ['%f' % pool([g[m] for g in golden], 'mean') for m in ('vmaf', 'vmaf_hfr')]
     t.check(vmaf_score_lines(r.stderr) == want, f'v1 models: VMAF score lines {vmaf_score_lines(r.stderr)}, '
                                                 f'expected {want}')
+
+    # Every v1 built-in alone, by the name libvmaf gives it: libvmaf's values (hfr_3d0h above).
+    for variant in ('3d0h', '5d0h', '1d5h_2160', '3d0h_2160', 'hfr_5d0h', 'hfr_1d5h_2160', 'hfr_3d0h_2160'):
+        model = f'vmaf_v1.0.16_{variant}'
+        golden1 = [fr['metrics'] for fr in load_json(f'{p.base}.{model}.fullprec.json')['frames']]
+        (frames,), _ = t.score(p.input(), f"[0:v][1:v]{t.filt(f'feature=:model=version={model}')}[o0]")
+        nb = t.compare_golden(frames, p, set(golden1[0]), model, golden=golden1)
+        t.check(nb == 10 * 15, f'{model}: {nb} values compared, expected 10 frames x 15 scores')
 
     # 10-bit measurement from 8-bit inputs (README)
     conv = []
