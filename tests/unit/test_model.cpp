@@ -89,7 +89,8 @@ const std::map<std::string, std::string> &log_alias()
 }
 
 // The name under which libvmaf's logs hold a feature read with these
-// options (its alias plus the option suffix).
+// options (its alias plus the option suffix), where every option is one of
+// the v0.6 models' (their suffixes are spelled here); "" for other options.
 std::string golden_name(const ModelFeature &f)
 {
     std::string n = log_alias().at(f.libvmaf_name);
@@ -99,7 +100,7 @@ std::string golden_name(const ModelFeature &f)
         else if (option == "motion_force_zero" && value == "true")
             n += "_force_0";
         else
-            ADD_FAILURE() << "no golden name for option " << option << "=" << value;
+            return "";
     }
     return n;
 }
@@ -149,13 +150,12 @@ using Golden = std::map<std::string, std::vector<double>>;
 // A model's input in a golden. The VMAF v1 models set many options whose
 // suffixes the extractors spell (cambi_hrs_1080_cmxv_17_vlt_0.06, ...): a
 // golden of one such model holds one log name starting with the alias, and
-// that is the input; other models' names are spelled here.
+// that is the input; the v0.6 models' names are spelled by golden_name().
 const std::vector<double> *golden_input(const Golden &g, const ModelFeature &f)
 {
-    if (f.libvmaf_name.find("adm3") == std::string::npos &&
-        f.libvmaf_name.find("motion3") == std::string::npos &&
-        f.libvmaf_name.find("ambi") == std::string::npos && f.libvmaf_name.find("peed") == std::string::npos) {
-        const auto it = g.find(golden_name(f));
+    const std::string exact = golden_name(f);
+    if (!exact.empty()) {
+        const auto it = g.find(exact);
         return it == g.end() ? nullptr : &it->second;
     }
     const std::string alias = log_alias().at(f.libvmaf_name);
