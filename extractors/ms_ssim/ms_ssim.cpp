@@ -14,6 +14,8 @@
 
 namespace vmafhip {
 
+extern const GpuImpl ms_ssim_gpu;
+
 namespace {
 
 #define MS_SSIM_OPT(f) offsetof(MsSsimOptions, f)
@@ -57,8 +59,7 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::strin
 
 const ExtractorInfo ms_ssim_extractor = {
     .name = "float_ms_ssim",
-    .help = "libvmaf's float multi-scale SSIM of luma (five scales): float_ms_ssim (CPU only: "
-            "the GPU backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .help = "libvmaf's float multi-scale SSIM of luma (five scales): float_ms_ssim",
     .options = options,
     .n_options = static_cast<int>(std::size(options)),
     .provides = provides,
@@ -68,7 +69,7 @@ const ExtractorInfo ms_ssim_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(ms_ssim_gpu),
 };
 
 MsSsimSizes MsSsim::sizes(int w, int h)
@@ -77,8 +78,8 @@ MsSsimSizes MsSsim::sizes(int w, int h)
     s.w[0] = w;
     s.h[0] = h;
     for (int i = 1; i < MS_SSIM_SCALES; i++) {
-        s.w[i] = s.w[i - 1] / 2 + (s.w[i - 1] & 1);
-        s.h[i] = s.h[i - 1] / 2 + (s.h[i - 1] & 1);
+        s.w[i] = ms_ssim_half(s.w[i - 1]);
+        s.h[i] = ms_ssim_half(s.h[i - 1]);
     }
     return s;
 }

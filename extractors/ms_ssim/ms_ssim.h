@@ -1,11 +1,12 @@
 // float_ms_ssim: libvmaf's float multi-scale SSIM (float_ms_ssim.c,
 // ms_ssim.c and iqa), docs/ms_ssim.md. Five scales of luma, each the SSIM
 // map of float_ssim (extractors/ssim) on a plane halved by a 9x9 low-pass
-// filter; the scales' means are combined with libvmaf's exponents. CPU only.
+// filter; the scales' means are combined with libvmaf's exponents. The GPU
+// runs the same arithmetic (kernels/ms_ssim).
 #pragma once
 
 #include "extractors/extractor.h"
-#include "kernels/ssim/ssim_ops.h"
+#include "kernels/ms_ssim/ms_ssim_ops.h"
 
 namespace vmafhip {
 
@@ -14,23 +15,6 @@ struct MsSsimOptions {
     int enable_lcs; ///< also the l, c, s means of each scale
     int enable_db;  ///< report -10*log10(1 - ms_ssim)
     int clip_db;    ///< with enable_db, cap at the 0.5-pixel-error value
-};
-
-constexpr int MS_SSIM_SCALES = 5;
-/// Smallest width and height libvmaf scores (docs/ms_ssim.md §6): its check
-/// halves the size four times, rounding down, and wants 11 (the SSIM window)
-/// at every scale: 176 >> 4 = 11.
-constexpr int MS_SSIM_MIN_SIZE = SSIM_TAPS << (MS_SSIM_SCALES - 1);
-
-/// The map sums of every scale (float_ssim's sums, scale 0 first).
-struct MsSsimAccum {
-    SsimAccum scale[MS_SSIM_SCALES];
-};
-
-/// Plane sizes of the scales: scale 0 is the frame's luma, each next one
-/// n / 2 + (n & 1) of the one before (docs/ms_ssim.md §3).
-struct MsSsimSizes {
-    int w[MS_SSIM_SCALES], h[MS_SSIM_SCALES];
 };
 
 extern const ExtractorInfo ms_ssim_extractor;
@@ -48,6 +32,8 @@ public:
     size_t accum_bytes() const override { return sizeof(MsSsimAccum); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
+
+    const MsSsimSizes &scale_sizes() const { return sz_; }
 
 private:
     MsSsimOptions o_;

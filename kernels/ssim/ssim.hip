@@ -169,24 +169,50 @@ __global__ void __launch_bounds__(kSumThreads)
         *out = SsimAccum{a_ssim, a_l, a_c, a_s};
 }
 
-// Grid of map_kernel and the workspace sections, from the context only, so
-// ssim_workspace_bytes() and ssim_enqueue() agree.
+// The map sums of a w x h pair (§5, §6): map_kernel's block partials at
+// the start of ws, then sum_kernel into *d_out, which is written even when the
+// map is empty.
+struct MapGrid {
+    int gx, gy; // map_kernel grid (0 when the map is empty)
+};
+
+MapGrid map_grid(int w, int h)
+{
+    const int mw = w - kHalo, mh = h - kHalo;
+    if (mw <= 0 || mh <= 0)
+        return MapGrid{0, 0};
+    return MapGrid{(mw + kTileW - 1) / kTileW, (mh + kTileH - 1) / kTileH};
+}
+
+size_t map_bytes(int w, int h)
+{
+    const MapGrid g = map_grid(w, h);
+    // at least one slot, so the pointer is always valid
+    return align_up(sizeof(SsimAccum) * (static_cast<size_t>(g.gx) * g.gy + 1));
+}
+
+template <typename T, int BPC>
+void map_sums(hipStream_t stream, const T *ref, const T *dis, int w, int h, void *ws, SsimAccum *d_out)
+{
+    const MapGrid g = map_grid(w, h);
+    SsimAccum *partial = static_cast<SsimAccum *>(ws);
+    if (g.gx > 0)
+        map_kernel<T, BPC><<<dim3(static_cast<unsigned>(g.gx), static_cast<unsigned>(g.gy)),
+                             dim3(kThreadsX, kThreadsY), 0, stream>>>(ref, dis, w, h, partial);
+    sum_kernel<<<1, kSumThreads, 0, stream>>>(partial, g.gx * g.gy, d_out);
+}
+
+// The workspace of ssim_enqueue(): the map's partials, then (scale > 1) the
+// decimated ref/dis planes.
 struct Layout {
-    int gx, gy;          // map_kernel grid (0 when the map is empty)
-    size_t plane_off[2]; // decimated ref/dis planes (scale > 1)
+    size_t plane_off[2];
     size_t bytes;
 };
 
 Layout layout_of(const SsimParams &m)
 {
     Layout L = {};
-    const int mw = m.map_w, mh = m.map_h;
-    if (mw > 0 && mh > 0) {
-        L.gx = (mw + kTileW - 1) / kTileW;
-        L.gy = (mh + kTileH - 1) / kTileH;
-    }
-    // Partials first (at least one slot so the pointer is always valid).
-    size_t off = align_up(sizeof(SsimAccum) * (static_cast<size_t>(L.gx) * L.gy + 1));
+    size_t off = map_bytes(m.dec_w, m.dec_h);
     if (m.scale > 1) {
         const size_t plane = align_up(sizeof(float) * static_cast<size_t>(m.dec_w) * m.dec_h);
         L.plane_off[0] = off;
@@ -200,27 +226,23 @@ Layout layout_of(const SsimParams &m)
 template <typename T, int BPC>
 void enqueue_t(hipStream_t stream, const SsimParams &m, const GpuFrame &f, uint8_t *ws, SsimAccum *d_out)
 {
-    const Layout L = layout_of(m);
-    SsimAccum *partial = reinterpret_cast<SsimAccum *>(ws);
     const T *ref = reinterpret_cast<const T *>(f.ref[0].data);
     const T *dis = reinterpret_cast<const T *>(f.dis[0].data);
-    const dim3 block(kThreadsX, kThreadsY);
-    if (L.gx > 0) {
-        const dim3 grid(static_cast<unsigned>(L.gx), static_cast<unsigned>(L.gy));
-        if (m.scale > 1) {
-            const int dw = m.dec_w, dh = m.dec_h;
-            float *r = reinterpret_cast<float *>(ws + L.plane_off[0]);
-            float *d = reinterpret_cast<float *>(ws + L.plane_off[1]);
-            const dim3 dgrid(static_cast<unsigned>((dw + kThreadsX - 1) / kThreadsX),
-                             static_cast<unsigned>((dh + kThreadsY - 1) / kThreadsY));
-            decimate_kernel<T, BPC><<<dgrid, block, 0, stream>>>(ref, dis, f.ref[0].w, f.ref[0].h,
-                                                                 m.scale, dw, dh, r, d);
-            map_kernel<float, 8><<<grid, block, 0, stream>>>(r, d, dw, dh, partial);
-        } else {
-            map_kernel<T, BPC><<<grid, block, 0, stream>>>(ref, dis, f.ref[0].w, f.ref[0].h, partial);
-        }
+    if (m.scale == 1) {
+        map_sums<T, BPC>(stream, ref, dis, f.ref[0].w, f.ref[0].h, ws, d_out);
+        return;
     }
-    sum_kernel<<<1, kSumThreads, 0, stream>>>(partial, L.gx * L.gy, d_out);
+    const Layout L = layout_of(m);
+    const int dw = m.dec_w, dh = m.dec_h;
+    float *r = reinterpret_cast<float *>(ws + L.plane_off[0]);
+    float *d = reinterpret_cast<float *>(ws + L.plane_off[1]);
+    if (map_grid(dw, dh).gx > 0) {
+        const dim3 dgrid(static_cast<unsigned>((dw + kThreadsX - 1) / kThreadsX),
+                         static_cast<unsigned>((dh + kThreadsY - 1) / kThreadsY));
+        decimate_kernel<T, BPC><<<dgrid, dim3(kThreadsX, kThreadsY), 0, stream>>>(
+            ref, dis, f.ref[0].w, f.ref[0].h, m.scale, dw, dh, r, d);
+    }
+    map_sums<float, 8>(stream, r, d, dw, dh, ws, d_out);
 }
 
 } // namespace
@@ -237,6 +259,35 @@ void ssim_enqueue(hipStream_t stream, const SsimParams &m, const GpuFrame &f, vo
     case 12: enqueue_t<uint16_t, 12>(stream, m, f, ws, d_out); break;
     default: enqueue_t<uint16_t, 16>(stream, m, f, ws, d_out); break;
     }
+}
+
+size_t ssim_map_workspace_bytes(int w, int h) { return map_bytes(w, h); }
+
+void ssim_map_sums_enqueue(hipStream_t stream, const GpuPlane &ref, const GpuPlane &dis, int bpc,
+                           void *workspace, SsimAccum *d_out)
+{
+    const int w = ref.w, h = ref.h;
+    switch (bpc) {
+    case 8: map_sums<uint8_t, 8>(stream, ref.data, dis.data, w, h, workspace, d_out); break;
+    case 10:
+        map_sums<uint16_t, 10>(stream, reinterpret_cast<const uint16_t *>(ref.data),
+                               reinterpret_cast<const uint16_t *>(dis.data), w, h, workspace, d_out);
+        break;
+    case 12:
+        map_sums<uint16_t, 12>(stream, reinterpret_cast<const uint16_t *>(ref.data),
+                               reinterpret_cast<const uint16_t *>(dis.data), w, h, workspace, d_out);
+        break;
+    default:
+        map_sums<uint16_t, 16>(stream, reinterpret_cast<const uint16_t *>(ref.data),
+                               reinterpret_cast<const uint16_t *>(dis.data), w, h, workspace, d_out);
+        break;
+    }
+}
+
+void ssim_map_sums_float_enqueue(hipStream_t stream, const float *ref, const float *dis, int w,
+                                 int h, void *workspace, SsimAccum *d_out)
+{
+    map_sums<float, 8>(stream, ref, dis, w, h, workspace, d_out);
 }
 
 } // namespace vmafhip

@@ -2,7 +2,8 @@
 // extractor, on random planes, comparing the integer accumulators exactly
 // (psnr SSE, ADM num/den/aim per scale and orientation, the sample maximum,
 // cambi's unclipped doubles), SpEED's float eigenvalues, singular flags and
-// block variances exactly, and the float_ssim map sums within a relative 1e-12.
+// block variances exactly, and the float_ssim and float_ms_ssim map sums
+// within a relative 1e-12.
 //
 // Quick start for adding a case: append a line to `cases` below (feature
 // spec with options, size, bit depth, layout). Run:
@@ -21,6 +22,7 @@
 
 #include "core/backend.h"
 #include "core/metrics.h"
+#include "extractors/ms_ssim/ms_ssim.h"
 #include "extractors/ssim/ssim.h"
 #include "tests/common/fixtures.h"
 #include "tests/common/frame_view.h"
@@ -119,6 +121,11 @@ const std::vector<Case> cases = {
     {"cambi=cambi_high_res_speedup=1080:vlt=0.06:cmxv=17", 3840, 2160, 10, VMAFHIP_CHROMA_420,
      "v1 options 4K"},
     {"cambi", 3840, 2160, 8, VMAFHIP_CHROMA_420, "4K, window 65"},
+    {"float_ms_ssim", 176, 176, 8, VMAFHIP_CHROMA_420, "minimum 176x176"},
+    {"float_ms_ssim", 177, 191, 10, VMAFHIP_CHROMA_420, "odd 10-bit"},
+    {"float_ms_ssim", 1920, 1080, 8, VMAFHIP_CHROMA_420, "1080p"},
+    {"float_ms_ssim", 1921, 1081, 12, VMAFHIP_CHROMA_400, "odd 1080p 12-bit gray"},
+    {"float_ms_ssim=enable_lcs=true", 3840, 2160, 16, VMAFHIP_CHROMA_420, "4K 16-bit"},
 };
 
 // Random content with structure: smooth gradients, edges and noise, and a
@@ -163,9 +170,44 @@ void make_pair(const Geometry &g, std::mt19937 &rng, std::vector<uint8_t> *ref,
     }
 }
 
+// float_ssim's map sums (double, added in another order on the GPU) within a
+// relative 1e-12 of the map's size.
+bool ssim_sums_close(const SsimAccum &c, const SsimAccum &g, double map_pixels)
+{
+    const double d[4] = {c.ssim - g.ssim, c.l - g.l, c.c - g.c, c.s - g.s};
+    for (double v : d)
+        if (!(std::fabs(v) <= 1e-12 * map_pixels))
+            return false;
+    return true;
+}
+
+// Whether the float_ssim or float_ms_ssim accumulators a (CPU) and b (GPU)
+// agree within ssim_sums_close().
+bool float_sums_close(const Extractor &e, const uint8_t *a, const uint8_t *b)
+{
+    if (!std::strcmp(e.info().name, "float_ssim")) {
+        const SsimParams &p = static_cast<const Ssim &>(e).params();
+        return ssim_sums_close(*reinterpret_cast<const SsimAccum *>(a),
+                               *reinterpret_cast<const SsimAccum *>(b),
+                               static_cast<double>(p.map_w) * p.map_h);
+    }
+    if (!std::strcmp(e.info().name, "float_ms_ssim")) {
+        const MsSsimSizes &sz = static_cast<const MsSsim &>(e).scale_sizes();
+        const MsSsimAccum &c = *reinterpret_cast<const MsSsimAccum *>(a);
+        const MsSsimAccum &g = *reinterpret_cast<const MsSsimAccum *>(b);
+        for (int i = 0; i < MS_SSIM_SCALES; i++)
+            if (!ssim_sums_close(c.scale[i], g.scale[i],
+                                 static_cast<double>(sz.w[i] - (SSIM_TAPS - 1)) *
+                                     (sz.h[i] - (SSIM_TAPS - 1))))
+                return false;
+        return true;
+    }
+    return false;
+}
+
 // Every extractor's accumulator block, CPU against GPU: bit for bit, except
-// float_ssim's double map sums (within a relative 1e-12: the GPU sums in
-// another order). @return the number of mismatches.
+// float_ssim's and float_ms_ssim's double map sums (ssim_sums_close()).
+// @return the number of mismatches.
 int compare(const char *what, const uint8_t *cpu, const uint8_t *gpu, const Metrics &m)
 {
     int bad = 0;
@@ -181,18 +223,8 @@ int compare(const char *what, const uint8_t *cpu, const uint8_t *gpu, const Metr
         const size_t n = x.ext->accum_bytes();
         if (!std::memcmp(a, b, n))
             continue;
-        if (!std::strcmp(x.ext->info().name, "float_ssim")) {
-            const double map = static_cast<const Ssim &>(*x.ext).params().map_w *
-                               static_cast<double>(static_cast<const Ssim &>(*x.ext).params().map_h);
-            const SsimAccum *c = reinterpret_cast<const SsimAccum *>(a);
-            const SsimAccum *g = reinterpret_cast<const SsimAccum *>(b);
-            const double d[4] = {c->ssim - g->ssim, c->l - g->l, c->c - g->c, c->s - g->s};
-            bool ok = true;
-            for (double v : d)
-                ok = ok && std::fabs(v) <= 1e-12 * map;
-            if (ok)
-                continue;
-        }
+        if (float_sums_close(*x.ext, a, b))
+            continue;
         // Report the first differing 64-bit word.
         for (size_t k = 0; k + 8 <= n; k += 8) {
             uint64_t u, v;

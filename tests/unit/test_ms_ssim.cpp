@@ -1,8 +1,10 @@
 // float_ms_ssim tests (docs/ms_ssim.md): the table entry, libvmaf's goldens
-// bit for bit, the options, the smallest size and bit depths, CPU reference.
+// bit for bit, the options, the smallest size and bit depths. Built for the
+// CPU (suite unit) and the GPU (suite gpu, TEST_BACKEND): the goldens hold
+// on both.
 //
 // Map:
-//   MsSsimEntry.*   the table entry: options, names, no GPU implementation
+//   MsSsimEntry.*   the table entry: options, names, the GPU host side
 //   MsSsimGolden.*  every frame of every golden with float_ms_ssim (8, 10 and
 //                   12 bits, 4:2:0, 4:2:2, 4:4:4, the smallest size), with 1
 //                   and 3 threads; enable_lcs, enable_db, clip_db
@@ -48,8 +50,7 @@ TEST(MsSsimEntry, TableRow)
     EXPECT_STREQ(e.name, "float_ms_ssim");
     EXPECT_EQ(find_extractor("float_ms_ssim"), &e);
     EXPECT_EQ(find_provider("float_ms_ssim"), &e);
-    EXPECT_EQ(e.gpu, nullptr); // no GPU implementation yet
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
+    EXPECT_EQ(std::string(e.help).find("CPU only"), std::string::npos);
     EXPECT_EQ(e.min_w, 176);
     EXPECT_EQ(e.min_h, 176);
     ASSERT_EQ(e.n_options, 3);
@@ -89,9 +90,18 @@ TEST(MsSsimEntry, ScaleSizes)
     }
 }
 
-TEST(MsSsimEntry, GpuBackendRefusesIt)
+TEST(MsSsimEntry, GpuHostSide)
 {
-    testfx::expect_gpu_backend_refuses("float_ms_ssim");
+    // Set in builds with a GPU platform only; its host side needs no device.
+    const GpuImpl *gpu = ms_ssim_extractor.gpu;
+    if (!gpu)
+        GTEST_SKIP() << "built without a GPU platform";
+    const auto e = testfx::extractor<MsSsim>("float_ms_ssim", Geometry{1920, 1080, 10,
+                                                                         VMAFHIP_CHROMA_420});
+    EXPECT_EQ(gpu->constants_bytes(*e), 0u);
+    // The float planes of scales 1 and 2 (960x540, 480x270; ref and dis) at least.
+    EXPECT_GE(gpu->workspace_bytes(*e), 2 * sizeof(float) * (960 * 540 + 480 * 270));
+    EXPECT_LT(gpu->workspace_bytes(*e), 2 * sizeof(float) * 1920 * 1080);
 }
 
 // ---------------------------------------------------------------------------
