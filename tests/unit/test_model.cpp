@@ -68,6 +68,12 @@ std::string extractor_of(const std::string &f)
         return "cambi";
     if (f == "Speed_chroma_feature_speed_chroma_uv_score")
         return "speed_chroma";
+    if (f == "VMAF_feature_adm2_score")
+        return "float_adm";
+    if (f == "VMAF_feature_motion2_score")
+        return "float_motion";
+    if (f.rfind("VMAF_feature_vif_scale", 0) == 0)
+        return "float_vif";
     return "";
 }
 
@@ -84,6 +90,12 @@ const std::map<std::string, std::string> &log_alias()
         {"VMAF_integer_feature_motion3_score", "integer_motion3"},
         {"Cambi_feature_cambi_score", "cambi"},
         {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv"},
+        {"VMAF_feature_adm2_score", "adm2"},
+        {"VMAF_feature_motion2_score", "motion2"},
+        {"VMAF_feature_vif_scale0_score", "vif_scale0"},
+        {"VMAF_feature_vif_scale1_score", "vif_scale1"},
+        {"VMAF_feature_vif_scale2_score", "vif_scale2"},
+        {"VMAF_feature_vif_scale3_score", "vif_scale3"},
     };
     return alias;
 }
@@ -288,6 +300,16 @@ TEST(ModelGolden, BootstrapOptions)
     EXPECT_EQ(compare_run(run), 44 * 25 * 3);
 }
 
+TEST(ModelGolden, FloatModels)
+{
+    // libvmaf's four float models in one run, from its float features
+    GoldenRun run{with_suffix(even_pairs, ".float.fullprec.json"),
+                  {spec("vmaf_float_v0.6.1", "vmaf_float"), spec("vmaf_float_v0.6.1neg", "vmaf_float_neg"),
+                   spec("vmaf_float_4k_v0.6.1", "vmaf_float_4k"), spec("vmaf_float_b_v0.6.3", "vmaf_float_b")},
+                  0};
+    EXPECT_EQ(compare_run(run), 44 * (3 + 25));
+}
+
 TEST(ModelGolden, VmafV1)
 {
     // each v1.0.16 model alone (-m path=...:name=vmaf), every pair libvmaf
@@ -374,6 +396,9 @@ TEST(Builtin, NamesChecksumsAndFiles)
                                        "vmaf_4k_v0.6.1neg", "vmaf_b_v0.6.3"};
     for (const std::string &v : testfx::v1_models())
         expect.push_back(v);
+    for (const char *v : {"vmaf_float_v0.6.1", "vmaf_float_v0.6.1neg", "vmaf_float_4k_v0.6.1",
+                          "vmaf_float_b_v0.6.3"})
+        expect.push_back(v);
     EXPECT_EQ(vmafhip::builtin_models(), expect);
     std::map<std::string, std::string> sums; // file -> sha256
     std::istringstream in(read(models_dir + "/SHA256SUMS"));
@@ -389,7 +414,7 @@ TEST(Builtin, NamesChecksumsAndFiles)
         EXPECT_EQ(std::string(b.text, b.size), read(models_dir + "/" + file)) << file;
         EXPECT_EQ(vmafhip::find_builtin_model(b.version), &b);
     }
-    EXPECT_EQ(vmafhip::find_builtin_model("vmaf_float_v0.6.1"), nullptr);
+    EXPECT_EQ(vmafhip::find_builtin_model("vmaf_float_v0.6.2"), nullptr);
 }
 
 // Every frame of the goldens as the model's input rows.
@@ -435,8 +460,10 @@ TEST(Builtin, EachLoadsAndPathEqualsVersion)
                     if (model == v)
                         goldens.push_back(file);
         } else {
+            const bool float_model = v.rfind("vmaf_float_", 0) == 0;
             for (const std::string &pair : even_pairs)
-                goldens.push_back("golden/" + pair + ".models.fullprec.json");
+                goldens.push_back("golden/" + pair +
+                                  (float_model ? ".float.fullprec.json" : ".models.fullprec.json"));
         }
         const auto frames = input_rows(*by_version, goldens);
         EXPECT_EQ(frames.size(), v1 ? (v.find("3d0h_2160") != std::string::npos ? 41u : 47u) : 44u) << v;
@@ -445,7 +472,7 @@ TEST(Builtin, EachLoadsAndPathEqualsVersion)
             EXPECT_EQ(by_version->features()[k].options, by_path->features()[k].options);
         }
         const size_t n = by_version->output_names().size();
-        EXPECT_EQ(n, v == "vmaf_b_v0.6.3" ? 25u : 1u) << v;
+        EXPECT_EQ(n, v == "vmaf_b_v0.6.3" || v == "vmaf_float_b_v0.6.3" ? 25u : 1u) << v;
         std::vector<double> a(n), b(n);
         for (const auto &x : frames) {
             by_version->predict(x.data(), a.data());
@@ -753,12 +780,13 @@ TEST(ModelLoad, UnknownVersionFeatureOrSpec)
 {
     std::unique_ptr<Model> m;
     std::string msg;
-    EXPECT_EQ(Model::load(spec("vmaf_float_v0.6.1"), extractor_of, &m, &msg), -EINVAL);
-    EXPECT_EQ(msg, "model version \"vmaf_float_v0.6.1\" is not a built-in model (built in: vmaf_v0.6.1, "
+    EXPECT_EQ(Model::load(spec("vmaf_v0.6.2"), extractor_of, &m, &msg), -EINVAL);
+    EXPECT_EQ(msg, "model version \"vmaf_v0.6.2\" is not a built-in model (built in: vmaf_v0.6.1, "
                    "vmaf_4k_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3, vmaf_v1.0.16_3d0h, "
                    "vmaf_v1.0.16_5d0h, vmaf_v1.0.16_1d5h_2160, vmaf_v1.0.16_3d0h_2160, "
                    "vmaf_v1.0.16_hfr_3d0h, vmaf_v1.0.16_hfr_5d0h, vmaf_v1.0.16_hfr_1d5h_2160, "
-                   "vmaf_v1.0.16_hfr_3d0h_2160; other models load with path=FILE)");
+                   "vmaf_v1.0.16_hfr_3d0h_2160, vmaf_float_v0.6.1, vmaf_float_v0.6.1neg, "
+                   "vmaf_float_4k_v0.6.1, vmaf_float_b_v0.6.3; other models load with path=FILE)");
     auto no_motion = [](const std::string &f) { return f.find("motion") == std::string::npos ? extractor_of(f) : ""; };
     EXPECT_EQ(Model::load(spec("vmaf_v0.6.1"), no_motion, &m, &msg), -EINVAL);
     EXPECT_EQ(msg, "built-in model vmaf_v0.6.1: reads feature \"VMAF_integer_feature_motion2_score\", which "
