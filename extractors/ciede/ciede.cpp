@@ -10,6 +10,8 @@
 
 namespace vmafhip {
 
+extern const GpuImpl ciede_gpu;
+
 namespace {
 
 const ProvidedFeature provides[] = {
@@ -25,8 +27,7 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::strin
 
 const ExtractorInfo ciede_extractor = {
     .name = "ciede",
-    .help = "libvmaf's CIEDE2000 colour difference of BT.709 YUV as CIE L*a*b*: ciede2000 (CPU "
-            "only: the GPU backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .help = "libvmaf's CIEDE2000 colour difference of BT.709 YUV as CIE L*a*b*: ciede2000",
     .options = nullptr,
     .n_options = 0,
     .provides = provides,
@@ -36,7 +37,7 @@ const ExtractorInfo ciede_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(ciede_gpu),
 };
 
 int Ciede::check(const ExtractorConfig &c, std::string *msg)

@@ -1,17 +1,13 @@
 // ciede: libvmaf's CIEDE2000 colour difference (feature/ciede.c),
 // docs/ciede.md. Every pixel's YUV to CIE L*a*b* (chroma upsampled by
 // repetition), the CIEDE2000 difference of the two pictures' colours, their
-// mean as a dB-like score. CPU only.
+// mean as a dB-like score. The GPU runs the same arithmetic (kernels/ciede).
 #pragma once
 
 #include "extractors/extractor.h"
+#include "kernels/ciede/ciede_ops.h"
 
 namespace vmafhip {
-
-/// The sum of the frame's per-pixel differences (double, in libvmaf's order).
-struct CiedeAccum {
-    double sum;
-};
 
 extern const ExtractorInfo ciede_extractor;
 
@@ -26,6 +22,8 @@ public:
     size_t accum_bytes() const override { return sizeof(CiedeAccum); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
+
+    const Geometry &geometry() const { return g_; }
 
 private:
     Geometry g_;

@@ -8,28 +8,23 @@
 
 #include "base/thread_pool.h"
 #include "extractors/ciede/ciede.h"
-#include "extractors/ciede/ciede_color.h"
+#include "kernels/ciede/ciede_ops.h"
 
 namespace vmafhip {
 
 namespace {
 
-/// §2: the colour of pixel (x, y), its chroma sample repeated over the
+/// §2: the colours of pixel (x, y), the chroma sample repeated over the
 /// pixels it covers (4:2:0: (x / 2, y / 2); 4:4:4: (x, y)).
-template <typename T>
-CiedeLab colour(const PlaneView p[3], int x, int y, int ss, int bpc)
-{
-    const float luma = p[0].row<T>(y)[x];
-    const float cb = p[1].row<T>(y >> ss)[x >> ss];
-    const float cr = p[2].row<T>(y >> ss)[x >> ss];
-    return ciede_lab(luma, cb, cr, bpc);
-}
-
 template <typename T>
 void row_differences(const FrameView &f, int y, int w, int ss, int bpc, float *out)
 {
-    for (int x = 0; x < w; x++)
-        out[x] = ciede2000(colour<T>(f.ref, x, y, ss, bpc), colour<T>(f.dis, x, y, ss, bpc));
+    const T *r[3] = {f.ref[0].row<T>(y), f.ref[1].row<T>(y >> ss), f.ref[2].row<T>(y >> ss)};
+    const T *d[3] = {f.dis[0].row<T>(y), f.dis[1].row<T>(y >> ss), f.dis[2].row<T>(y >> ss)};
+    for (int x = 0; x < w; x++) {
+        const int c = x >> ss;
+        out[x] = ciede_pixel(r[0][x], r[1][c], r[2][c], d[0][x], d[1][c], d[2][c], bpc);
+    }
 }
 
 } // namespace

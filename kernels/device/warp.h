@@ -86,6 +86,14 @@ __device__ __forceinline__ double gpu_warp_sum(double v)
     return v;
 }
 
+__device__ __forceinline__ float gpu_warp_sum(float v)
+{
+#pragma unroll
+    for (int off = gpu_warp_size() / 2; off > 0; off >>= 1)
+        v += gpu_shfl_xor(v, off);
+    return v;
+}
+
 __device__ __forceinline__ unsigned gpu_warp_max(unsigned v)
 {
 #pragma unroll

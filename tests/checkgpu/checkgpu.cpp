@@ -126,6 +126,12 @@ const std::vector<Case> cases = {
     {"float_ms_ssim", 1920, 1080, 8, VMAFHIP_CHROMA_420, "1080p"},
     {"float_ms_ssim", 1921, 1081, 12, VMAFHIP_CHROMA_400, "odd 1080p 12-bit gray"},
     {"float_ms_ssim=enable_lcs=true", 3840, 2160, 16, VMAFHIP_CHROMA_420, "4K 16-bit"},
+    {"ciede", 2, 2, 8, VMAFHIP_CHROMA_420, "minimum 2x2"},
+    {"ciede", 97, 61, 10, VMAFHIP_CHROMA_444, "odd 4:4:4"},
+    {"ciede", 576, 324, 12, VMAFHIP_CHROMA_420, "12-bit"},
+    {"ciede", 1920, 1080, 8, VMAFHIP_CHROMA_420, "1080p"},
+    {"ciede", 1920, 1080, 10, VMAFHIP_CHROMA_444, "1080p 10-bit 4:4:4"},
+    {"ciede", 3840, 2160, 16, VMAFHIP_CHROMA_420, "4K 16-bit"},
 };
 
 // Random content with structure: smooth gradients, edges and noise, and a

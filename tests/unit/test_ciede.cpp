@@ -1,8 +1,9 @@
 // ciede tests (docs/ciede.md): the table entry, libvmaf's goldens bit for
-// bit, the formats it takes, CPU reference.
+// bit, the formats it takes. Built for the CPU (suite unit) and the GPU
+// (suite gpu, TEST_BACKEND).
 //
 // Map:
-//   CiedeEntry.*    the table entry: name, no options, no GPU implementation
+//   CiedeEntry.*    the table entry: name, no options, the GPU host side
 //   CiedeGolden.*   every frame of every golden with ciede2000 (8, 10 and 12
 //                   bits, 4:2:0 and 4:4:4, identical frames), with 1 and 3
 //                   threads
@@ -16,7 +17,7 @@
 #include <vector>
 
 #include "extractors/ciede/ciede.h"
-#include "extractors/ciede/ciede_color.h"
+#include "kernels/ciede/ciede_ops.h"
 #include "tests/common/context.h"
 #include "tests/common/ctc.h"
 #include "tests/common/extractors.h"
@@ -36,17 +37,24 @@ TEST(CiedeEntry, TableRow)
     EXPECT_STREQ(e.name, "ciede");
     EXPECT_EQ(find_extractor("ciede"), &e);
     EXPECT_EQ(find_provider("ciede2000"), &e);
-    EXPECT_EQ(e.gpu, nullptr); // no GPU implementation yet
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
+    EXPECT_EQ(std::string(e.help).find("CPU only"), std::string::npos);
     EXPECT_EQ(e.n_options, 0); // libvmaf's ciede has none
     std::vector<std::string> names;
     testfx::extractor<Ciede>("ciede", Geometry{2, 2, 8, VMAFHIP_CHROMA_420})->names(&names);
     EXPECT_EQ(names, std::vector<std::string>{"ciede2000"});
 }
 
-TEST(CiedeEntry, GpuBackendRefusesIt)
+TEST(CiedeEntry, GpuHostSide)
 {
-    testfx::expect_gpu_backend_refuses("ciede");
+    // Set in builds with a GPU platform only; its host side needs no device.
+    const GpuImpl *gpu = ciede_extractor.gpu;
+    if (!gpu)
+        GTEST_SKIP() << "built without a GPU platform";
+    const auto e = testfx::extractor<Ciede>("ciede", Geometry{1920, 1080, 10, VMAFHIP_CHROMA_420});
+    EXPECT_EQ(gpu->constants_bytes(*e), 0u);
+    // a float per pixel, then the ordered sum's chunk records
+    EXPECT_GE(gpu->workspace_bytes(*e), sizeof(float) * 1920 * 1080);
+    EXPECT_LT(gpu->workspace_bytes(*e), sizeof(float) * 1920 * 1080 + 100000);
 }
 
 // ---------------------------------------------------------------------------
