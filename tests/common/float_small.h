@@ -52,6 +52,29 @@ inline void expect_every_golden(const std::string &feature, int outputs_per_fram
         }
 }
 
+/// The table entry of one of the three: found by its name and by the feature
+/// libvmaf's provided_features lists, no options (libvmaf's have none), no GPU
+/// implementation, and an instance for g writes `names`.
+inline void expect_entry(const vmafhip::ExtractorInfo &e, const std::string &provided,
+                         const vmafhip::Geometry &g, const std::vector<std::string> &names)
+{
+    EXPECT_EQ(vmafhip::find_extractor(e.name), &e);
+    ASSERT_EQ(e.n_provides, 1);
+    EXPECT_EQ(e.provides[0].libvmaf_name, provided);
+    EXPECT_EQ(vmafhip::find_provider(provided), &e);
+    EXPECT_EQ(e.gpu, nullptr);
+    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
+    EXPECT_EQ(e.n_options, 0);
+    int ret = 0;
+    std::string msg;
+    const std::unique_ptr<vmafhip::Extractor> x = try_extractor(e.name, g, &ret, &msg);
+    ASSERT_TRUE(x) << msg;
+    std::vector<std::string> got;
+    x->names(&got);
+    EXPECT_EQ(got, names);
+    expect_gpu_backend_refuses(e.name);
+}
+
 /// The outputs of extractor `name` on one frame of two hand-made planes (the
 /// luma of a 4:4:4 picture; the other planes are never read), from its
 /// accumulators with 1, 2 and 3 threads, which must be the same bytes.

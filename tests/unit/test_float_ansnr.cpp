@@ -28,20 +28,9 @@ TEST(FloatAnsnrEntry, TableRow)
 {
     const ExtractorInfo &e = float_ansnr_extractor;
     EXPECT_STREQ(e.name, "float_ansnr");
-    EXPECT_EQ(find_extractor("float_ansnr"), &e);
-    EXPECT_EQ(find_provider("float_ansnr"), &e);
+    testfx::expect_entry(e, "float_ansnr", Geometry{3, 3, 8, VMAFHIP_CHROMA_444},
+                         {"float_ansnr", "float_anpsnr"});
     EXPECT_EQ(find_provider("float_anpsnr"), nullptr); // not in libvmaf's provided_features
-    EXPECT_EQ(e.gpu, nullptr);
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
-    EXPECT_EQ(e.n_options, 0);
-    std::vector<std::string> names;
-    testfx::extractor<FloatAnsnr>("float_ansnr", Geometry{3, 3, 8, VMAFHIP_CHROMA_444})->names(&names);
-    EXPECT_EQ(names, (std::vector<std::string>{"float_ansnr", "float_anpsnr"}));
-}
-
-TEST(FloatAnsnrEntry, GpuBackendRefusesIt)
-{
-    testfx::expect_gpu_backend_refuses("float_ansnr");
 }
 
 // ---------------------------------------------------------------------------

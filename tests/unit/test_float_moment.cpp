@@ -2,7 +2,8 @@
 // goldens bit for bit, hand-made frames.
 //
 // Map:
-//   FloatMomentEntry.*  the table entry: name, no options, CPU only, names
+//   FloatMomentEntry.*  the table entry: name, provided feature, no options, CPU
+//                       only (the GPU backend refuses it), names
 //   FloatMomentGolden.* every frame of the .float goldens and of the 12-,
 //                       16-bit and 3x3 ones, with 1 and 3 threads
 //   FloatMomentFrames.* the samples' scale at every depth, libvmaf's 1x1 values
@@ -24,22 +25,11 @@ TEST(FloatMomentEntry, TableRow)
 {
     const ExtractorInfo &e = float_moment_extractor;
     EXPECT_STREQ(e.name, "float_moment");
-    EXPECT_EQ(find_extractor("float_moment"), &e);
     // libvmaf's provided_features holds the extractor's name alone (§4).
-    EXPECT_EQ(find_provider("float_moment"), &e);
+    testfx::expect_entry(e, "float_moment", Geometry{1, 1, 16, VMAFHIP_CHROMA_400},
+                         {"float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",
+                          "float_moment_dis2nd"});
     EXPECT_EQ(find_provider("float_moment_ref1st"), nullptr);
-    EXPECT_EQ(e.gpu, nullptr);
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
-    EXPECT_EQ(e.n_options, 0);
-    std::vector<std::string> names;
-    testfx::extractor<FloatMoment>("float_moment", Geometry{1, 1, 16, VMAFHIP_CHROMA_400})->names(&names);
-    EXPECT_EQ(names, (std::vector<std::string>{"float_moment_ref1st", "float_moment_dis1st",
-                                               "float_moment_ref2nd", "float_moment_dis2nd"}));
-}
-
-TEST(FloatMomentEntry, GpuBackendRefusesIt)
-{
-    testfx::expect_gpu_backend_refuses("float_moment");
 }
 
 // ---------------------------------------------------------------------------

@@ -24,21 +24,9 @@ namespace {
 
 TEST(FloatPsnrEntry, TableRow)
 {
-    const ExtractorInfo &e = float_psnr_extractor;
-    EXPECT_STREQ(e.name, "float_psnr");
-    EXPECT_EQ(find_extractor("float_psnr"), &e);
-    EXPECT_EQ(find_provider("float_psnr"), &e);
-    EXPECT_EQ(e.gpu, nullptr);
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
-    EXPECT_EQ(e.n_options, 0); // libvmaf's float_psnr has none
-    std::vector<std::string> names;
-    testfx::extractor<FloatPsnr>("float_psnr", Geometry{1, 1, 8, VMAFHIP_CHROMA_420})->names(&names);
-    EXPECT_EQ(names, std::vector<std::string>{"float_psnr"});
-}
-
-TEST(FloatPsnrEntry, GpuBackendRefusesIt)
-{
-    testfx::expect_gpu_backend_refuses("float_psnr");
+    EXPECT_STREQ(float_psnr_extractor.name, "float_psnr");
+    testfx::expect_entry(float_psnr_extractor, "float_psnr", Geometry{1, 1, 8, VMAFHIP_CHROMA_420},
+                         {"float_psnr"});
 }
 
 TEST(FloatPsnrEntry, EveryFormatAndSize)
