@@ -17,7 +17,10 @@
     ROW(speed_temporal_extractor)   \
     ROW(ms_ssim_extractor)          \
     ROW(psnr_hvs_extractor)         \
-    ROW(ciede_extractor)
+    ROW(ciede_extractor)            \
+    ROW(float_psnr_extractor)       \
+    ROW(float_ansnr_extractor)      \
+    ROW(float_moment_extractor)
 
 namespace vmafhip {
 

@@ -165,7 +165,7 @@ TEST(CliArgs, BadFeatureSpecs)
     const struct {
         const char *spec, *contains;
     } cases[] = {
-        {"float_moment", "unknown feature 'float_moment': accepted features are psnr, float_ssim, adm"},
+        {"no_such_feature", "unknown feature 'no_such_feature': accepted features are psnr, float_ssim, adm"},
         {"psnr=nope=1", "unknown option 'nope' for feature psnr"},
         {"psnr=enable_chroma=maybe", "'maybe' is not a valid value"},
         {"adm=egl=0", "out of range"},

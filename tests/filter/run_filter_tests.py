@@ -1471,7 +1471,7 @@ def test_errors(t):
     cases = [
         ('log_fmt=yaml', r"log_fmt 'yaml' is not valid: accepted are json, csv, xml, sub", 'bad log_fmt'),
         ('pool=median', r"pool 'median' is not valid: accepted are mean, min, max, harmonic_mean", 'bad pool'),
-        ('feature=name=float_moment', r"feature 'name=float_moment': unknown feature 'float_moment': "
+        ('feature=name=no_such_feature', r"feature 'name=no_such_feature': unknown feature 'no_such_feature': "
                                       r"accepted features are psnr, float_ssim, adm, vif, motion", 'unknown feature'),
         ('feature=psnr|ssim', r"unknown feature 'ssim'", 'unknown feature, CLI spelling'),
         ('feature=' + q('name=psnr:enable_chroma'), r"feature 'name=psnr:enable_chroma': 'enable_chroma' is not "

@@ -88,7 +88,7 @@ TEST(Options, BothSpellingsAndAliases)
 
 TEST(Options, FeatureErrors)
 {
-    EXPECT_NE(error_of("float_moment").find("accepted features are psnr, float_ssim, adm"),
+    EXPECT_NE(error_of("no_such_feature").find("accepted features are psnr, float_ssim, adm"),
               std::string::npos);
     EXPECT_NE(error_of("adm=adm_gain=1").find("accepted options are debug, adm_enhn_gain_limit"),
               std::string::npos);

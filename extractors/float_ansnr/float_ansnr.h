@@ -1,0 +1,39 @@
+// float_ansnr: libvmaf's anti-noise SNR of luma (feature/float_ansnr.c,
+// ansnr.c, ansnr_tools.c), docs/float_psnr.md §3. The reference smoothed by
+// a 3x3 filter, the distorted picture by a 5x5 one; their signal-to-noise
+// ratio and a PSNR of the same noise. CPU only.
+#pragma once
+
+#include "extractors/extractor.h"
+#include "extractors/float_psnr/float_psnr.h"
+
+namespace vmafhip {
+
+/// §3.3: the float32 sums of libvmaf's ansnr_mse (each held exactly in a
+/// double): the filtered reference's squares and the squared differences.
+struct FloatAnsnrAccum {
+    double sig, noise;
+};
+
+/// §3.4: the smallest width and height libvmaf's 5x5 mirror stays inside.
+constexpr int FLOAT_ANSNR_MIN_SIZE = 3;
+
+extern const ExtractorInfo float_ansnr_extractor;
+
+class FloatAnsnr final : public Extractor {
+public:
+    explicit FloatAnsnr(const ExtractorConfig &c);
+
+    static int check(const ExtractorConfig &c, std::string *msg);
+
+    void names(std::vector<std::string> *out) const override;
+    size_t accum_bytes() const override { return sizeof(FloatAnsnrAccum); }
+    void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
+    void finish(unsigned index, const void *accum, double *out) override;
+
+private:
+    Geometry g_;
+    FloatPsnrLimits limits_;
+};
+
+} // namespace vmafhip
