@@ -18,6 +18,7 @@
     ROW(ms_ssim_extractor)          \
     ROW(psnr_hvs_extractor)         \
     ROW(ciede_extractor)            \
+    ROW(float_adm_extractor)        \
     ROW(float_psnr_extractor)       \
     ROW(float_ansnr_extractor)      \
     ROW(float_moment_extractor)

@@ -32,19 +32,6 @@ constexpr float WATSON_AMP[4][2] = {
 };
 constexpr double PI = 3.14159265358979323846; // M_PI
 
-/// §5.1 rf(λ, t) in libvmaf's mixed float/double order (dwt_quant_step, then
-/// 1.0f / Q), t = 1 (H, V) or 2 (D). A 1-ulp difference here changes the
-/// integer weights.
-float watson_rf(double nvd, int rdh, int lambda, int t)
-{
-    const float r = static_cast<float>(nvd * rdh * PI / 180.0);
-    const float tmp = static_cast<float>(
-        std::log10(std::pow(2.0, lambda + 1) * WATSON_F0 * WATSON_G[t - 1] / r));
-    const float e = WATSON_K * tmp * tmp; // float multiplications, left to right
-    const float q = static_cast<float>(2.0 * WATSON_A * std::pow(10.0, e) / WATSON_AMP[lambda][t - 1]);
-    return 1.0f / q;
-}
-
 /// §5.2 lookup tables of csf modes 2 and 3: rf[H/V, D][λ], keyed by exact
 /// (rdh, nvd). Only pairs that pass the 3240 rule are listed (720/3 and 480
 /// exist in libvmaf but are unreachable).
@@ -173,6 +160,19 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::strin
 }
 
 } // namespace
+
+/// §5.1 rf(λ, t) in libvmaf's mixed float/double order (dwt_quant_step, then
+/// 1.0f / Q), t = 1 (H, V) or 2 (D). A 1-ulp difference here changes the
+/// integer weights.
+float watson_rf(double nvd, int rdh, int lambda, int t)
+{
+    const float r = static_cast<float>(nvd * rdh * PI / 180.0);
+    const float tmp = static_cast<float>(
+        std::log10(std::pow(2.0, lambda + 1) * WATSON_F0 * WATSON_G[t - 1] / r));
+    const float e = WATSON_K * tmp * tmp; // float multiplications, left to right
+    const float q = static_cast<float>(2.0 * WATSON_A * std::pow(10.0, e) / WATSON_AMP[lambda][t - 1]);
+    return 1.0f / q;
+}
 
 extern const GpuImpl adm_gpu;
 

@@ -38,6 +38,12 @@ struct AdmScaleScores {
     float aim[4]; ///< AIM numerator per scale (0 when skip_aim)
 };
 
+/// docs/adm.md §5.1: Watson's CSF weight 1 / Q(λ, t) of DWT scale lambda
+/// (0..3), t = 1 (H, V) or 2 (D), in libvmaf's mixed float/double order
+/// (dwt_quant_step). libvmaf's float ADM uses the same function
+/// (docs/float_adm.md §5).
+float watson_rf(double nvd, int rdh, int lambda, int t);
+
 struct AdmCpuBuffers; // adm_cpu.cpp: scratch kept between frames
 struct AdmKernels;    // adm_stages.h: the CPU kernels of one instruction set
 
