@@ -17,7 +17,8 @@
     ROW(speed_temporal_extractor)   \
     ROW(ms_ssim_extractor)          \
     ROW(psnr_hvs_extractor)         \
-    ROW(ciede_extractor)
+    ROW(ciede_extractor)            \
+    ROW(float_vif_extractor)
 
 namespace vmafhip {
 
