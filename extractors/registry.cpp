@@ -19,6 +19,7 @@
     ROW(psnr_hvs_extractor)         \
     ROW(ciede_extractor)            \
     ROW(float_adm_extractor)        \
+    ROW(float_vif_extractor)        \
     ROW(float_psnr_extractor)       \
     ROW(float_ansnr_extractor)      \
     ROW(float_moment_extractor)

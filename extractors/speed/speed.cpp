@@ -12,14 +12,12 @@
 
 #include "base/log.h"
 #include "extractors/options.h"
+#include "extractors/vif_tools/vif_tools.h"
 #include "kernels/speed/speed_solve.h"
 
 namespace vmafhip {
 
 namespace {
-
-// §5.1, in SpeedScaler's order.
-constexpr const char *scalers[] = {"nearest", "bilinear", "bicubic", "lanczos4", nullptr};
 
 #define SPEED_OPT(f) offsetof(SpeedOptions, f)
 
@@ -39,7 +37,7 @@ constexpr OptionSpec chroma_options[] = {
      .help = "resampling factor of the chroma planes"},
     {.name = "speed_prescale_method", .alias = "psm", .type = OptionType::Enum,
      .offset = SPEED_OPT(prescale_method), .def = 0, .min = 0, .max = 3, .in_name = true,
-     .help = "resampling method of speed_prescale", .choices = scalers},
+     .help = "resampling method of speed_prescale", .choices = SCALER_NAMES},
     {.name = "speed_sigma_nn", .alias = "snn", .type = OptionType::Double,
      .offset = SPEED_OPT(sigma_nn), .def = 0.29, .min = 0.1, .max = 2, .in_name = true,
      .help = "neural noise sigma"},
@@ -81,138 +79,16 @@ const ProvidedFeature chroma_provides[] = {
     {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv"},
 };
 
-// §1.3: libvmaf 3.2.0's valid kernelscales, as float bit patterns.
-constexpr uint32_t valid_kernelscales[] = {
-    0x3F800000, 0x3F000000, 0x3FC00000, 0x40000000, 0x3F2AAAAB, 0x4019999A, 0x406D8699,
-    0x3FAAAAAB, 0x3F955555, 0x3FA00000, 0x3FB55555, 0x3FD55555, 0x40400000, 0x3EE38E39,
-    0x3FBCBFB1, 0x3FC51EB8, 0x3FCCCCCD, 0x3F8888A4, 0x3F360B5F, 0x3F3DA123, 0x3F8E38E3,
-};
-
 constexpr int MIN_SCALED = 80; // §4.1: a scaled plane side below this crashes libvmaf
 constexpr double LOG2_2PIE = 0x1.06073a671183dp+2; // C of §5.8
 
-bool valid_kernelscale(double ks)
-{
-    for (uint32_t bits : valid_kernelscales)
-        if (std::fabs(static_cast<float>(ks) - std::bit_cast<float>(bits)) < 1e-3)
-            return true;
-    return false;
-}
-
-// §3: a scaled size.
-int scaled(int n, double ps) { return static_cast<int>(n * ps + 0.5); }
-
 bool no_resampling(double ps) { return std::fabs(ps - 1.0) < 1e-3; }
-
-// §5.2: the width of a filter of scale s.
-int filter_size(int s, float k)
-{
-    const int n = (1 << (4 - s)) + 1;
-    int c = static_cast<int>(std::ceil(static_cast<float>(n) * k));
-    if (c % 2 == 0)
-        c++;
-    return std::max(c, 3);
-}
-
-// §5.2: the normalised Gaussian taps of a width-w, sigma-s filter.
-std::vector<float> gaussian_taps(int w, float s)
-{
-    std::vector<float> g(static_cast<size_t>(w));
-    const double sd = s;
-    const float den = static_cast<float>(1.0 / (sd * 2.5066282746310002));
-    float sum = 0.0f;
-    for (int i = 0; i < w; i++) {
-        const double t = static_cast<float>(i - (w - 1) / 2);
-        const float num = static_cast<float>(std::exp((((-0.5 * t) / sd) * t) / sd));
-        g[static_cast<size_t>(i)] = num / den;
-        sum = sum + g[static_cast<size_t>(i)];
-    }
-    for (float &v : g)
-        v = v / sum;
-    return g;
-}
-
-// §5.1: the float mirror of a position into 0..hi.
-float mirror_pos(float t, float hi) { return t < 0.0f ? -t : (t > hi ? 2.0f * hi - t : t); }
-
-// §5.1: the bicubic kernel (a = -0.75).
-float cubic(float t)
-{
-    constexpr float a = -0.75f;
-    t = std::fabs(t);
-    if (t < 1.0f)
-        return ((((a + 2.0f) * t - (a + 3.0f)) * t) * t) + 1.0f;
-    if (t < 2.0f)
-        return (((t - 5.0f) * t + 8.0f) * t - 4.0f) * a;
-    return 0.0f;
-}
-
-// §5.1: the lanczos4 kernel.
-float lanczos4(float t)
-{
-    constexpr double pi = 3.14159265358979323846, pi2 = pi * pi;
-    if (t == 0.0f)
-        return 1.0f;
-    if (!(t > -4.0f && t < 4.0f))
-        return 0.0f;
-    const double x = t;
-    return static_cast<float>(((4.0 * std::sin(pi * x)) * std::sin((pi * x) / 4.0)) /
-                              ((pi2 * x) * x));
-}
-
-// §5.1: source samples per scaled sample, along one axis.
-int scaler_taps(SpeedScaler method)
-{
-    switch (method) {
-    case SpeedScaler::Nearest: return 1;
-    case SpeedScaler::Bilinear: return 2;
-    case SpeedScaler::Bicubic: return 4;
-    default: return 9;
-    }
-}
-
-// §5.1: the taps of one axis, n source samples scaled to m.
-SpeedAxis scale_axis(SpeedScaler method, int n, int m)
-{
-    const float r = static_cast<float>(n) / static_cast<float>(m);
-    const float hi = static_cast<float>(n - 1);
-    const auto mirrored = [hi](int i) {
-        return static_cast<int>(mirror_pos(static_cast<float>(i), hi));
-    };
-    SpeedAxis a;
-    const int taps = scaler_taps(method);
-    for (int x = 0; x < m; x++) {
-        if (method == SpeedScaler::Nearest) {
-            a.idx.push_back(static_cast<int>(static_cast<float>(x) * r));
-            a.w.push_back(1.0f);
-            continue;
-        }
-        const float xs = static_cast<float>((static_cast<double>(x) + 0.5) * static_cast<double>(r) - 0.5);
-        if (method == SpeedScaler::Bilinear) {
-            const int x1 = static_cast<int>(mirror_pos(std::floor(xs), hi));
-            const int x2 = static_cast<int>(mirror_pos(std::ceil(xs), hi));
-            const float dx = xs - static_cast<float>(x1);
-            a.idx.insert(a.idx.end(), {x1, x2});
-            a.w.insert(a.w.end(), {1.0f - dx, dx});
-            continue;
-        }
-        const int x0 = static_cast<int>(std::floor(xs));
-        const float dx = xs - static_cast<float>(x0);
-        const int half = method == SpeedScaler::Bicubic ? 1 : 4;
-        for (int i = -half; i < taps - half; i++) {
-            a.idx.push_back(mirrored(x0 + i));
-            const float t = static_cast<float>(i) - dx;
-            a.w.push_back(method == SpeedScaler::Bicubic ? cubic(t) : lanczos4(t));
-        }
-    }
-    return a;
-}
 
 // The smallest plane side that scales to MIN_SCALED (§4.1).
 int min_plane_side(double ps)
 {
     int n = 1;
-    while (scaled(n, ps) < MIN_SCALED)
+    while (scaled_size(n, ps) < MIN_SCALED)
         n++;
     return n;
 }
@@ -232,11 +108,9 @@ std::unique_ptr<Extractor> create_temporal(const ExtractorConfig &c, int *ret, s
 int check_common(const char *name, const char *plane, const SpeedOptions &o, const Geometry &g,
                  int cw, int ch, int ss_x, int ss_y, std::string *msg)
 {
-    if (!valid_kernelscale(o.kernelscale)) {
+    if (!kernelscale_valid(o.kernelscale)) {
         *msg = strprintf("%s option speed_kernelscale: %g is not valid (libvmaf crashes): "
-                         "accepted are 1, 0.5, 1.5, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 1.25, "
-                         "4.25/3, 5/3, 3, 4/9, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.74074 "
-                         "and 1.111111, within 0.001", name, o.kernelscale);
+                         "accepted are %s", name, o.kernelscale, KERNELSCALES_ACCEPTED);
         return -EINVAL;
     }
     if (!(g.bpc == 8 || g.bpc == 10 || g.bpc == 12 || g.bpc == 16)) {
@@ -244,7 +118,7 @@ int check_common(const char *name, const char *plane, const SpeedOptions &o, con
                          name, g.bpc);
         return -ENOTSUP;
     }
-    const int sw = scaled(cw, o.prescale), sh = scaled(ch, o.prescale);
+    const int sw = scaled_size(cw, o.prescale), sh = scaled_size(ch, o.prescale);
     if (sw < MIN_SCALED || sh < MIN_SCALED) {
         const int n = min_plane_side(o.prescale);
         *msg = strprintf("%s: %dx%d is too small: with speed_prescale %g the %s (%dx%d) "
@@ -305,7 +179,7 @@ SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode)
     SpeedPlan p;
     SpeedDims &d = p.d;
     d.ow = ow, d.oh = oh;
-    d.sw = scaled(ow, o.prescale), d.sh = scaled(oh, o.prescale);
+    d.sw = scaled_size(ow, o.prescale), d.sh = scaled_size(oh, o.prescale);
     d.opw = d.sw >> 4, d.oph = d.sh >> 4;
     d.tw = 5 * (d.opw / 5), d.th = 5 * (d.oph / 5);
     p.nbh = d.tw / 5, p.nbv = d.th / 5, p.nb = p.nbh * p.nbv;
@@ -314,14 +188,14 @@ SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode)
     // that resamples nothing but changes the size (§13 item 1).
     d.resample = !no_resampling(o.prescale) && (d.sw != ow || d.sh != oh);
     if (d.resample) {
-        const auto m = static_cast<SpeedScaler>(o.prescale_method);
+        const auto m = static_cast<Scaler>(o.prescale_method);
         d.tx = d.ty = scaler_taps(m);
         p.ax = scale_axis(m, ow, d.sw);
         p.ay = scale_axis(m, oh, d.sh);
-        d.normalise = m == SpeedScaler::Lanczos4;
+        d.normalise = m == Scaler::Lanczos4;
     }
     const float k = static_cast<float>(o.kernelscale);
-    d.wa = filter_size(1, k), d.wl = filter_size(4, k);
+    d.wa = gaussian_width(1, k), d.wl = gaussian_width(4, k);
     p.taps_a = gaussian_taps(d.wa, static_cast<float>(2.0 * static_cast<double>(d.wa) / 5.0));
     p.taps_l = gaussian_taps(d.wl, static_cast<float>(d.wl) / 5.0f);
     p.snn = static_cast<float>(o.sigma_nn);

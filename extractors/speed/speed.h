@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "extractors/extractor.h"
+#include "extractors/vif_tools/vif_tools.h"
 #include "kernels/speed/speed_ops.h"
 
 namespace vmafhip {
@@ -22,25 +23,15 @@ struct SpeedOptions {
     double nn_floor;     ///< speed_nn_floor (§6)
     double prescale;     ///< speed_prescale (§5.1)
     double sigma_nn;     ///< speed_sigma_nn (§5.8)
-    int prescale_method; ///< speed_prescale_method: a SpeedScaler (§5.1)
+    int prescale_method; ///< speed_prescale_method: a Scaler (§5.1)
     int weight_var_mode; ///< speed_weight_var_mode, 0..6 (§6)
-};
-
-/// §5.1 prescale methods, in the order of libvmaf's names.
-enum class SpeedScaler { Nearest, Bilinear, Bicubic, Lanczos4 };
-
-/// One axis of a resampling (§5.1): for each scaled position, SpeedDims::tx
-/// (or ty) source indices (mirrored) and weights.
-struct SpeedAxis {
-    std::vector<int> idx;
-    std::vector<float> w;
 };
 
 /// Everything one plane's pass (§3, §5) needs, resolved at creation.
 struct SpeedPlan {
     SpeedDims d{};              ///< sizes and filter widths
     int nbh = 0, nbv = 0, nb = 0; ///< blocks (§3)
-    SpeedAxis ax, ay;           ///< resample: the columns' and rows' taps
+    ScaleAxis ax, ay;           ///< resample: the columns' and rows' taps
     std::vector<float> taps_a;  ///< anti-alias taps (§5.2)
     std::vector<float> taps_l;  ///< low-pass taps (§5.2)
     float snn = 0, base = 0;    ///< §5.8, §6
@@ -61,9 +52,6 @@ void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side
 /// The score of one plane pair from its two sides' blocks, and whether
 /// either side was singular (§5.8, §6).
 float speed_plane_score(const SpeedPlan &p, const float *ref, const float *dis, bool *singular);
-
-/// Plane `pv` converted to float (§2.1) into out (w x h, row-major).
-void speed_convert(const PlaneView &pv, int bpc, std::vector<float> *out);
 
 /// speed_temporal's options: speed_chroma's first ones, then its own.
 struct SpeedTemporalOptions {

@@ -60,25 +60,6 @@ void weights(int mode, float sr, float sd, double *wr, double *wd)
 
 } // namespace
 
-void speed_convert(const PlaneView &pv, int bpc, std::vector<float> *out)
-{
-    out->resize(static_cast<size_t>(pv.w) * pv.h);
-    float *o = out->data();
-    if (bpc == 8) {
-        for (int y = 0; y < pv.h; y++) {
-            const uint8_t *r = pv.row<uint8_t>(y);
-            for (int x = 0; x < pv.w; x++)
-                *o++ = speed_sample(r[x], 8);
-        }
-        return;
-    }
-    for (int y = 0; y < pv.h; y++) {
-        const uint16_t *r = pv.row<uint16_t>(y);
-        for (int x = 0; x < pv.w; x++)
-            *o++ = speed_sample(r[x], bpc);
-    }
-}
-
 void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side)
 {
     const SpeedDims &d = p.d;
@@ -154,9 +135,9 @@ void SpeedChroma::cpu(const FrameView &f, void *accum, ThreadPool &) const
     const size_t n = speed_side_floats(plan_.d);
     std::vector<float> plane;
     for (int c = 0; c < 2; c++) {
-        speed_convert(f.ref[1 + c], g_.bpc, &plane);
+        float_plane(f.ref[1 + c], g_.bpc, &plane);
         speed_side(plan_, plane, side + 2 * c * n);
-        speed_convert(f.dis[1 + c], g_.bpc, &plane);
+        float_plane(f.dis[1 + c], g_.bpc, &plane);
         speed_side(plan_, plane, side + (2 * c + 1) * n);
     }
 }
@@ -167,13 +148,13 @@ void SpeedTemporal::cpu(const FrameView &f, void *accum, ThreadPool &) const
         return; // finish() writes 0 (§8 step 2)
     // §8 step 3: previous minus current, in float.
     std::vector<float> rd, dd, cur;
-    speed_convert(f.prev_ref[0], g_.bpc, &rd);
-    speed_convert(f.prev_dis[0], g_.bpc, &dd);
-    speed_convert(f.ref[0], g_.bpc, &cur);
+    float_plane(f.prev_ref[0], g_.bpc, &rd);
+    float_plane(f.prev_dis[0], g_.bpc, &dd);
+    float_plane(f.ref[0], g_.bpc, &cur);
     for (size_t i = 0; i < rd.size(); i++)
         rd[i] = rd[i] - cur[i];
     if (!o_.use_ref_diff)
-        speed_convert(f.dis[0], g_.bpc, &cur);
+        float_plane(f.dis[0], g_.bpc, &cur);
     for (size_t i = 0; i < dd.size(); i++)
         dd[i] = dd[i] - cur[i];
     float *side = static_cast<float *>(accum);
