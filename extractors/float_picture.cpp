@@ -6,26 +6,21 @@
 #include <cstdint>
 
 #include "base/thread_pool.h"
+#include "kernels/picture_sample.h"
 
 namespace vmafhip {
 
 namespace {
 
-/// libvmaf's divisor per bit depth, a float; 8 bits are not divided.
-float sample_scale(int bpc)
-{
-    return bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : bpc == 16 ? 256.0f : 1.0f;
-}
-
 template <typename T>
-void convert(const PlaneView &p, float scale, float offset, float *out, ThreadPool &pool)
+void convert(const PlaneView &p, int bpc, int offset, float *out, ThreadPool &pool)
 {
     pool.parallel_for(p.h, 16, [&](int y0, int y1) {
         for (int y = y0; y < y1; y++) {
             const T *r = p.row<T>(y);
             float *o = out + static_cast<size_t>(y) * p.w;
             for (int x = 0; x < p.w; x++)
-                o[x] = static_cast<float>(r[x]) / scale + offset;
+                o[x] = picture_sample(r[x], bpc, offset);
         }
     });
 }
@@ -33,9 +28,9 @@ void convert(const PlaneView &p, float scale, float offset, float *out, ThreadPo
 void convert_plane(const PlaneView &p, int bpc, int offset, float *out, ThreadPool &pool)
 {
     if (bpc > 8)
-        convert<uint16_t>(p, sample_scale(bpc), static_cast<float>(offset), out, pool);
+        convert<uint16_t>(p, bpc, offset, out, pool);
     else
-        convert<uint8_t>(p, sample_scale(bpc), static_cast<float>(offset), out, pool);
+        convert<uint8_t>(p, bpc, offset, out, pool);
 }
 
 } // namespace

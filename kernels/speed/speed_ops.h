@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "kernels/hd.h"
+#include "kernels/picture_sample.h"
 
 namespace vmafhip {
 
@@ -38,9 +39,7 @@ struct SpeedDims {
 /// §2.1: one sample on the 8-bit scale, centred on 0 (exact at every depth).
 VMAFHIP_HD float speed_sample(uint32_t s, int bpc)
 {
-    if (bpc == 8)
-        return static_cast<float>(s) + static_cast<float>(-128);
-    return static_cast<float>(s) / static_cast<float>(1 << (bpc - 8)) + static_cast<float>(-128);
+    return picture_sample(s, bpc, -128);
 }
 
 /// A float image as the filters below read it: (row, column).
