@@ -50,11 +50,6 @@ const ExtractorInfo psnr_hvs_extractor = {
     .gpu = nullptr,
 };
 
-int PsnrHvs::blocks(int n)
-{
-    return n < PSNR_HVS_BLOCK ? 0 : (n - PSNR_HVS_BLOCK) / (PSNR_HVS_BLOCK - 1) + 1;
-}
-
 int PsnrHvs::check(const ExtractorConfig &c, std::string *msg)
 {
     const Geometry &g = c.g;
@@ -92,7 +87,7 @@ void PsnrHvs::finish(unsigned, const void *accum, double *out)
     double score[3];
     for (int p = 0; p < 3; p++) {
         const int32_t coefficients =
-            blocks(g_.scored_w(p)) * blocks(g_.scored_h(p)) * PSNR_HVS_BLOCK * PSNR_HVS_BLOCK;
+            psnr_hvs_blocks(g_.scored_w(p)) * psnr_hvs_blocks(g_.scored_h(p)) * PSNR_HVS_TERMS;
         float r = static_cast<float>(a.sum[p]);
         r /= static_cast<float>(coefficients);
         r /= static_cast<float>(peak * peak);

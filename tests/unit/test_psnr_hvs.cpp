@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "extractors/psnr_hvs/psnr_hvs.h"
-#include "extractors/psnr_hvs/psnr_hvs_dct.h"
 #include "tests/common/context.h"
 #include "tests/common/ctc.h"
 #include "tests/common/extractors.h"
@@ -55,12 +54,12 @@ TEST(PsnrHvsEntry, GpuBackendRefusesIt)
 TEST(PsnrHvsEntry, Blocks)
 {
     // A block at every 7th sample with 8 left (§3).
-    EXPECT_EQ(PsnrHvs::blocks(7), 0);
-    EXPECT_EQ(PsnrHvs::blocks(8), 1);
-    EXPECT_EQ(PsnrHvs::blocks(14), 1);
-    EXPECT_EQ(PsnrHvs::blocks(15), 2);
-    EXPECT_EQ(PsnrHvs::blocks(576), 82);
-    EXPECT_EQ(PsnrHvs::blocks(162), 23);
+    EXPECT_EQ(psnr_hvs_blocks(7), 0);
+    EXPECT_EQ(psnr_hvs_blocks(8), 1);
+    EXPECT_EQ(psnr_hvs_blocks(14), 1);
+    EXPECT_EQ(psnr_hvs_blocks(15), 2);
+    EXPECT_EQ(psnr_hvs_blocks(576), 82);
+    EXPECT_EQ(psnr_hvs_blocks(162), 23);
 }
 
 // ---------------------------------------------------------------------------
