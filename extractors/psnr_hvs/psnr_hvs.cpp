@@ -33,11 +33,12 @@ double to_db(double score)
 
 } // namespace
 
+extern const GpuImpl psnr_hvs_gpu;
+
 const ExtractorInfo psnr_hvs_extractor = {
     .name = "psnr_hvs",
     .help = "libvmaf's PSNR-HVS (8x8 DCT, contrast sensitivity and masking): psnr_hvs_y, "
-            "psnr_hvs_cb, psnr_hvs_cr, psnr_hvs (CPU only: the GPU backend refuses it, backend "
-            "auto without gpu_wait scores on the CPU)",
+            "psnr_hvs_cb, psnr_hvs_cr, psnr_hvs",
     .options = nullptr,
     .n_options = 0,
     .provides = provides,
@@ -47,7 +48,7 @@ const ExtractorInfo psnr_hvs_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12),
     .max_lookahead = 0,
     .create = create,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(psnr_hvs_gpu),
 };
 
 int PsnrHvs::check(const ExtractorConfig &c, std::string *msg)

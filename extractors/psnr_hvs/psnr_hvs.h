@@ -24,6 +24,9 @@ public:
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
 
+    /// The frame's sizes and format (the GPU host side sizes its workspace by them).
+    const Geometry &geometry() const { return g_; }
+
 private:
     Geometry g_;
 };
