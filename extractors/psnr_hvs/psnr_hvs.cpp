@@ -33,11 +33,12 @@ double to_db(double score)
 
 } // namespace
 
+extern const GpuImpl psnr_hvs_gpu;
+
 const ExtractorInfo psnr_hvs_extractor = {
     .name = "psnr_hvs",
     .help = "libvmaf's PSNR-HVS (8x8 DCT, contrast sensitivity and masking): psnr_hvs_y, "
-            "psnr_hvs_cb, psnr_hvs_cr, psnr_hvs (CPU only: the GPU backend refuses it, backend "
-            "auto without gpu_wait scores on the CPU)",
+            "psnr_hvs_cb, psnr_hvs_cr, psnr_hvs",
     .options = nullptr,
     .n_options = 0,
     .provides = provides,
@@ -47,13 +48,8 @@ const ExtractorInfo psnr_hvs_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12),
     .max_lookahead = 0,
     .create = create,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(psnr_hvs_gpu),
 };
-
-int PsnrHvs::blocks(int n)
-{
-    return n < PSNR_HVS_BLOCK ? 0 : (n - PSNR_HVS_BLOCK) / (PSNR_HVS_BLOCK - 1) + 1;
-}
 
 int PsnrHvs::check(const ExtractorConfig &c, std::string *msg)
 {
@@ -92,7 +88,7 @@ void PsnrHvs::finish(unsigned, const void *accum, double *out)
     double score[3];
     for (int p = 0; p < 3; p++) {
         const int32_t coefficients =
-            blocks(g_.scored_w(p)) * blocks(g_.scored_h(p)) * PSNR_HVS_BLOCK * PSNR_HVS_BLOCK;
+            psnr_hvs_blocks(g_.scored_w(p)) * psnr_hvs_blocks(g_.scored_h(p)) * PSNR_HVS_TERMS;
         float r = static_cast<float>(a.sum[p]);
         r /= static_cast<float>(coefficients);
         r /= static_cast<float>(peak * peak);

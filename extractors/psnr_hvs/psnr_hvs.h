@@ -1,29 +1,19 @@
 // psnr_hvs: libvmaf's PSNR-HVS (third_party/xiph/psnr_hvs.c),
 // docs/psnr_hvs.md. Per plane, the CSF-weighted error of the 8x8 DCTs of
 // overlapping blocks, above a masking threshold, summed in float32; then a dB
-// value per plane and one of their weighted sum. CPU only.
+// value per plane and one of their weighted sum. The per-block arithmetic is
+// kernels/psnr_hvs/psnr_hvs_ops.h, shared with the GPU kernels.
 #pragma once
 
 #include "extractors/extractor.h"
+#include "kernels/psnr_hvs/psnr_hvs_ops.h"
 
 namespace vmafhip {
-
-/// The side of a block, and the smallest plane (docs/psnr_hvs.md §6).
-constexpr int PSNR_HVS_BLOCK = 8;
-
-/// Per plane, libvmaf's float32 error sum (held in a double, exactly).
-struct PsnrHvsAccum {
-    double sum[3];
-};
 
 extern const ExtractorInfo psnr_hvs_extractor;
 
 class PsnrHvs final : public Extractor {
 public:
-    /// Blocks along a plane side of n samples: a block at every 7th sample
-    /// with 8 samples left (§3).
-    static int blocks(int n);
-
     explicit PsnrHvs(const ExtractorConfig &c);
 
     static int check(const ExtractorConfig &c, std::string *msg);
@@ -33,6 +23,9 @@ public:
     size_t accum_bytes() const override { return sizeof(PsnrHvsAccum); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
+
+    /// The frame's sizes and format (the GPU host side sizes its workspace by them).
+    const Geometry &geometry() const { return g_; }
 
 private:
     Geometry g_;

@@ -2,8 +2,9 @@
 // extractor, on random planes, comparing the integer accumulators exactly
 // (psnr SSE, ADM num/den/aim per scale and orientation, the sample maximum,
 // cambi's unclipped doubles), SpEED's float eigenvalues, singular flags and
-// block variances exactly, and the float_ssim and float_ms_ssim map sums
-// within a relative 1e-12.
+// block variances exactly, psnr_hvs's float32 and ciede's double sums
+// exactly, and the float_ssim and float_ms_ssim map sums within a relative
+// 1e-12.
 //
 // Quick start for adding a case: append a line to `cases` below (feature
 // spec with options, size, bit depth, layout). Run:
@@ -132,6 +133,16 @@ const std::vector<Case> cases = {
     {"ciede", 1920, 1080, 8, VMAFHIP_CHROMA_420, "1080p"},
     {"ciede", 1920, 1080, 10, VMAFHIP_CHROMA_444, "1080p 10-bit 4:4:4"},
     {"ciede", 3840, 2160, 16, VMAFHIP_CHROMA_420, "4K 16-bit"},
+    {"psnr_hvs", 8, 8, 8, VMAFHIP_CHROMA_444, "minimum 8x8"},
+    {"psnr_hvs", 16, 16, 10, VMAFHIP_CHROMA_420, "minimum 4:2:0"},
+    {"psnr_hvs", 16, 8, 12, VMAFHIP_CHROMA_422, "minimum 4:2:2"},
+    {"psnr_hvs", 97, 61, 8, VMAFHIP_CHROMA_420, "odd"},
+    {"psnr_hvs", 333, 181, 12, VMAFHIP_CHROMA_422, "odd 4:2:2 12-bit"},
+    {"psnr_hvs", 321, 241, 10, VMAFHIP_CHROMA_444, "odd 4:4:4 10-bit"},
+    {"psnr_hvs", 1920, 1080, 8, VMAFHIP_CHROMA_420, "1080p"},
+    {"psnr_hvs", 1921, 1081, 10, VMAFHIP_CHROMA_420, "odd 1080p 10-bit"},
+    {"psnr_hvs", 3840, 2160, 8, VMAFHIP_CHROMA_420, "4K"},
+    {"psnr_hvs", 3840, 2160, 12, VMAFHIP_CHROMA_444, "4K 4:4:4 12-bit"},
 };
 
 // Random content with structure: smooth gradients, edges and noise, and a

@@ -1,6 +1,6 @@
 // Test steps shared by the CTC metrics (float_ms_ssim, psnr_hvs, ciede):
-// their libvmaf goldens on every pair that has one, and their refusal by the
-// GPU backend (CPU-only extractors).
+// their libvmaf goldens on every pair that has one, and the refusal by the
+// GPU backend of those that are CPU only.
 #pragma once
 
 #include <gtest/gtest.h>

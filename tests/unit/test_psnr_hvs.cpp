@@ -1,8 +1,10 @@
 // psnr_hvs tests (docs/psnr_hvs.md): the table entry, libvmaf's goldens bit
-// for bit, the formats and sizes it takes, CPU reference.
+// for bit, the formats and sizes it takes. Built for the CPU (suite unit) and
+// the GPU (suite gpu, TEST_BACKEND): every golden is compared bit for bit on
+// the backend under test.
 //
 // Map:
-//   PsnrHvsEntry.*   the table entry: names, no options, no GPU implementation
+//   PsnrHvsEntry.*   the table entry: names, no options, the GPU host side
 //   PsnrHvsGolden.*  every frame of every golden with psnr_hvs (8, 10 and 12
 //                    bits, 4:2:0, 4:2:2, 4:4:4, identical frames), with 1 and
 //                    3 threads; an odd size against libvmaf's library
@@ -16,8 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "extractors/psnr/psnr.h"
 #include "extractors/psnr_hvs/psnr_hvs.h"
-#include "extractors/psnr_hvs/psnr_hvs_dct.h"
 #include "tests/common/context.h"
 #include "tests/common/ctc.h"
 #include "tests/common/extractors.h"
@@ -38,8 +40,7 @@ TEST(PsnrHvsEntry, TableRow)
     EXPECT_EQ(find_extractor("psnr_hvs"), &e);
     for (const char *f : {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"})
         EXPECT_EQ(find_provider(f), &e) << f;
-    EXPECT_EQ(e.gpu, nullptr); // no GPU implementation yet
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
+    EXPECT_EQ(std::string(e.help).find("CPU only"), std::string::npos);
     EXPECT_EQ(e.n_options, 0); // libvmaf's psnr_hvs has none
     EXPECT_EQ(e.bit_depths, bit_depth(8) | bit_depth(10) | bit_depth(12));
     std::vector<std::string> names;
@@ -47,20 +48,40 @@ TEST(PsnrHvsEntry, TableRow)
     EXPECT_EQ(names, (std::vector<std::string>{"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"}));
 }
 
-TEST(PsnrHvsEntry, GpuBackendRefusesIt)
+TEST(PsnrHvsEntry, GpuHostSide)
 {
-    testfx::expect_gpu_backend_refuses("psnr_hvs");
+    const ExtractorInfo &e = psnr_hvs_extractor;
+    // A GPU build is one with psnr's GPU implementation: psnr_hvs has one there.
+    EXPECT_EQ(e.gpu != nullptr, psnr_extractor.gpu != nullptr);
+    if (!e.gpu)
+        GTEST_SKIP() << "built without a GPU platform";
+    // The constants: the three planes' weights, the CPU code's (§4.1).
+    const auto x = testfx::extractor<PsnrHvs>("psnr_hvs", Geometry{97, 61, 8, VMAFHIP_CHROMA_420});
+    ASSERT_EQ(e.gpu->constants_bytes(*x), 3 * sizeof(PsnrHvsWeights));
+    std::vector<PsnrHvsWeights> w(3);
+    e.gpu->fill_constants(*x, w.data());
+    for (int p = 0; p < 3; p++) {
+        const PsnrHvsWeights want = psnr_hvs_weights(p);
+        for (int k = 0; k < PSNR_HVS_TERMS; k++) {
+            EXPECT_EQ(testfx::bits(w[p].csf[k]), testfx::bits(want.csf[k])) << p << " " << k;
+            EXPECT_EQ(testfx::bits(w[p].mask[k]), testfx::bits(want.mask[k])) << p << " " << k;
+        }
+    }
+    // The workspace: every block's 64 float terms, each plane's section a
+    // multiple of 64 terms: luma 13x8 blocks, chroma (48x30) 6x4.
+    EXPECT_EQ(e.gpu->workspace_bytes(*x), (13 * 8 + 2 * 6 * 4) * 64 * sizeof(float));
+    EXPECT_NE(e.gpu->enqueue, nullptr);
 }
 
 TEST(PsnrHvsEntry, Blocks)
 {
     // A block at every 7th sample with 8 left (§3).
-    EXPECT_EQ(PsnrHvs::blocks(7), 0);
-    EXPECT_EQ(PsnrHvs::blocks(8), 1);
-    EXPECT_EQ(PsnrHvs::blocks(14), 1);
-    EXPECT_EQ(PsnrHvs::blocks(15), 2);
-    EXPECT_EQ(PsnrHvs::blocks(576), 82);
-    EXPECT_EQ(PsnrHvs::blocks(162), 23);
+    EXPECT_EQ(psnr_hvs_blocks(7), 0);
+    EXPECT_EQ(psnr_hvs_blocks(8), 1);
+    EXPECT_EQ(psnr_hvs_blocks(14), 1);
+    EXPECT_EQ(psnr_hvs_blocks(15), 2);
+    EXPECT_EQ(psnr_hvs_blocks(576), 82);
+    EXPECT_EQ(psnr_hvs_blocks(162), 23);
 }
 
 // ---------------------------------------------------------------------------
@@ -92,6 +113,7 @@ TEST(PsnrHvsGolden, OddSizeScoresTheFloorChromaPlanes)
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
     const testfx::Clip ref(f.ref, f.w, f.h, 8, f.chroma), dis(f.dis, f.w, f.h, 8, f.chroma);
     VmafHipSettings s = testfx::settings(97, 61, 8, VMAFHIP_CHROMA_420, "psnr_hvs");
+    testfx::set_backend(&s, TEST_BACKEND);
     const testfx::Ctx ctx = testfx::open_ctx(s);
     ASSERT_TRUE(ctx);
     for (int i = 0; i < 2; i++) {
