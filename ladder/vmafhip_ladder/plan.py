@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from . import ratequality, summary
+from . import ratequality, summary, vmaflog
 from .errors import PlanError
 from .media import RAW_SUFFIXES, Video
 
@@ -45,8 +45,8 @@ SHOWN_KEYS = 5          # unknown keys named in a message, at most
 NESTING_RULE = "a plan nests lists and mappings six levels deep"
 NAME_RULE = (f"letters, digits, '.', '_' and '-', starting with a letter or digit, "
              f"at most {NAME_MAX_LEN} characters")
-TOP_KEYS = {"titles", "output", "model", "scale_flags"}
-TITLE_KEYS = {"name", "source", "renditions", "anchor"}
+TOP_KEYS = {"titles", "output", "model", "scale_flags", "metrics"}
+TITLE_KEYS = {"name", "source", "renditions", "anchor", "metrics"}
 ANCHOR_KEYS = {"label", "points", "title"}
 ANCHOR_POINT_KEYS = {"bitrate_kbps", "vmaf"}
 RAW_KEYS = {"width", "height", "pix_fmt", "framerate"}
@@ -85,6 +85,7 @@ class Title:
     source: Video
     renditions: tuple
     anchor: Anchor | None = None
+    metrics: str = vmaflog.DEFAULT_METRICS   # the score set of its summary (vmaflog.METRIC_SETS)
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,14 @@ class _Checker:
                           f"{r0:g} kbit/s: vmaf must rise with bitrate, as along a convex hull")
         return Anchor(label or "anchor", tuple((r, q) for r, q, _ in parsed), None)
 
+    def metrics(self, value, where):
+        """A score set's name (vmaflog.METRIC_SETS)."""
+        if not isinstance(value, str) or value not in vmaflog.METRIC_SETS:
+            sets = " or ".join(f"{name} ({', '.join(vmaflog.required(name))})"
+                               for name in vmaflog.METRIC_SETS)
+            self.fail(where, f"{_kind(value)} is not accepted: use {sets}")
+        return value
+
     def file(self, value, where):
         path = os.path.expanduser(self.string(value, where))
         return os.path.normpath(os.path.join(self.base, path))
@@ -280,10 +289,19 @@ class _Checker:
         return Rendition(name, video, size, Encode(size[0], size[1], scale_flags,
                                                     tuple(str(a) for a in args)))
 
-    def title(self, value, where, output, scale_flags):
+    def title(self, value, where, output, scale_flags, metrics):
+        """A title; `metrics` is the plan's score set, which the title's own 'metrics' overrides."""
         entry = self.mapping(value, where, TITLE_KEYS, required=("name", "source", "renditions"))
         name = self.name(entry["name"], f"{where}.name")
         source = self.source(entry["source"], f"{where}.source")
+        if "metrics" in entry:
+            metrics = self.metrics(entry["metrics"], f"{where}.metrics")
+        # Renditions are scored at the source's size; a raw source says it here, others when the
+        # scoring task probes them.
+        if source.raw:
+            problem = vmaflog.size_problem(metrics, source.width, source.height)
+            if problem:
+                self.fail(f"{where}.source", problem)
         title_dir = os.path.join(output, name)
         renditions = []
         names, outputs = set(), set()
@@ -299,7 +317,7 @@ class _Checker:
             outputs.add(rendition.video.path)
             renditions.append(rendition)
         anchor = self.anchor(entry["anchor"], f"{where}.anchor") if "anchor" in entry else None
-        return Title(name, source, tuple(renditions), anchor)
+        return Title(name, source, tuple(renditions), anchor, metrics)
 
     def plan(self, doc, output_override):
         doc = self.mapping(doc, "top level", TOP_KEYS, required=("titles",))
@@ -315,9 +333,10 @@ class _Checker:
         scale_flags = self.string(doc.get("scale_flags", DEFAULT_SCALE_FLAGS), "scale_flags",
                                   FLAGS_RE, "swscale flags like bicubic or bicubic+accurate_rnd",
                                   FLAGS_MAX_LEN)
+        metrics = self.metrics(doc.get("metrics", vmaflog.DEFAULT_METRICS), "metrics")
         titles, names = [], set()
         for i, t in enumerate(self.list(doc["titles"], "titles", "titles")):
-            title = self.title(t, f"titles[{i}]", output, scale_flags)
+            title = self.title(t, f"titles[{i}]", output, scale_flags, metrics)
             if title.name in names:
                 self.fail(f"titles[{i}].name", f"{title.name!r} is used twice")
             names.add(title.name)

@@ -92,7 +92,8 @@ def _anchor(plan, title, report):
     if anchor.points is not None:
         return anchor.label, anchor.points
     other = next(t for t in plan.titles if t.name == anchor.title)
-    rows = [summary.row(r.name, report.results[(other.name, r.name)]) for r in other.renditions]
+    rows = [summary.row(r.name, report.results[(other.name, r.name)], other.metrics)
+            for r in other.renditions]
     return anchor.label, [(r["bitrate_kbps"], r["vmaf_mean"]) for r in summary.hull_rows(rows)]
 
 
@@ -130,10 +131,10 @@ def write_title(plan, title, report):
     folder = os.path.join(plan.output, title.name)
     os.makedirs(folder, exist_ok=True)
     results = [(r.name, report.results[(title.name, r.name)]) for r in title.renditions]
-    rows = [summary.row(name, result) for name, result in results]
+    rows = [summary.row(name, result, title.metrics) for name, result in results]
     anchor = _anchor(plan, title, report)
     analysis = summary.rate_quality(rows, anchor)
-    summary.write(folder, title.name, rows, analysis)
+    summary.write(folder, title.name, rows, title.metrics, analysis)
     ok = [row for row in rows if row["status"] == "ok"]
     curve, frames = os.path.join(folder, "rate_quality.png"), os.path.join(folder, "vmaf_frames.png")
     if ok:

@@ -26,10 +26,10 @@ def align(time_base):
     return f"settb={time_base},setpts=N"
 
 
-def _vmaf(model, log_name, placing, instance=""):
+def _vmaf(model, metrics, log_name, placing, instance=""):
     # '\\:' survives the graph parser as '\:', which the option parser reads as ':' inside model=.
     return (f"libvmaf_hip{instance}=model=version={model}\\\\:name=vmaf"
-            f":feature={'|'.join(vmaflog.FEATURES)}:log_fmt=json:log_path={log_name}"
+            f":feature={'|'.join(vmaflog.features(metrics))}:log_fmt=json:log_path={log_name}"
             + (f":{placing}" if placing else ""))
 
 
@@ -45,13 +45,15 @@ def _source(index, pix_fmt, time_base):
     return f"[{index}:v]{align(time_base)},format={pix_fmt}"
 
 
-def filter_graph(width, height, pix_fmt, time_base, scale_flags, model, log_name, placing):
-    """One rendition (input 0) against the source (input 1)."""
+def filter_graph(width, height, pix_fmt, time_base, scale_flags, model, metrics, log_name, placing):
+    """One rendition (input 0) against the source (input 1), scored with the model and the
+    extractors of the score set `metrics` (vmaflog.METRIC_SETS)."""
     return (f"{_upscale(0, width, height, pix_fmt, time_base, scale_flags)}[dis];"
-            f"{_source(1, pix_fmt, time_base)}[ref];[dis][ref]{_vmaf(model, log_name, placing)}")
+            f"{_source(1, pix_fmt, time_base)}[ref];"
+            f"[dis][ref]{_vmaf(model, metrics, log_name, placing)}")
 
 
-def title_graph(width, height, pix_fmt, time_base, scale_flags, model, logs, placing):
+def title_graph(width, height, pix_fmt, time_base, scale_flags, model, metrics, logs, placing):
     """Renditions (inputs 0 to n-1) against the source (input n), decoded once and split n ways.
 
     `logs` holds (rendition name, log file name) per input; instance k, `libvmaf_hip@NAME`, scores
@@ -61,7 +63,7 @@ def title_graph(width, height, pix_fmt, time_base, scale_flags, model, logs, pla
     parts = [f"{_source(n, pix_fmt, time_base)},split={n}" + "".join(f"[ref{k}]" for k in range(n))]
     for k, (name, log_name) in enumerate(logs):
         parts.append(f"{_upscale(k, width, height, pix_fmt, time_base, scale_flags)}[dis{k}]")
-        parts.append(f"[dis{k}][ref{k}]{_vmaf(model, log_name, placing, f'@{name}')}[o{k}]")
+        parts.append(f"[dis{k}][ref{k}]{_vmaf(model, metrics, log_name, placing, f'@{name}')}[o{k}]")
     return ";".join(parts)
 
 
@@ -97,9 +99,9 @@ class _Job:
     info: Probe | None = None
 
 
-def _result(per_frame, pooled, facts, reused):
-    return {"ok": True, "reused": reused, **facts, "scores": vmaflog.scores(per_frame, pooled),
-            "vmaf_frames": per_frame}
+def _result(per_frame, pooled, metrics, facts, reused):
+    return {"ok": True, "reused": reused, **facts,
+            "scores": vmaflog.scores(per_frame, pooled, metrics), "vmaf_frames": per_frame}
 
 
 def _prepare(title, rendition, log_path, model, scale_flags, encoded):
@@ -112,7 +114,7 @@ def _prepare(title, rendition, log_path, model, scale_flags, encoded):
     # The work key leaves out ffmpeg's path and the backend/device: results do not depend on them,
     # nor on which renditions share the ffmpeg run. The source's geometry is covered by its
     # identity, so it stays a placeholder here.
-    template = filter_graph("W", "H", "PIX_FMT", "1/RATE", scale_flags, model,
+    template = filter_graph("W", "H", "PIX_FMT", "1/RATE", scale_flags, model, title.metrics,
                             os.path.basename(log_path), "")
     recipe = command("ffmpeg", dis, source, template)
     inputs = {"source": identity(source.path), "rendition": identity(dis.path)}
@@ -120,8 +122,8 @@ def _prepare(title, rendition, log_path, model, scale_flags, encoded):
     done = manifest.check(log_path, work)
     if done is not None:
         try:
-            per_frame, pooled = vmaflog.read(log_path, done["frames"])
-            return _result(per_frame, pooled, done["facts"], reused=True)
+            per_frame, pooled = vmaflog.read(log_path, done["frames"], title.metrics)
+            return _result(per_frame, pooled, title.metrics, done["facts"], reused=True)
         except (vmaflog.LogError, KeyError):
             pass  # an old or damaged manifest: score again
     return _Job(rendition, log_path, work, recipe, inputs)
@@ -154,30 +156,30 @@ def _decoded(dis_decoder, source_decoder, fallback):
     return f"{dis_decoder.name}/{source_decoder.name}"
 
 
-def _score(ffmpeg, source, ref_info, jobs, model, scale_flags, gpu=None):
-    """Score `jobs` in one ffmpeg run, decoding on GPU `gpu`'s NVDEC what it can (None: the
-    CPU). Should a run with NVDEC fail (no driver, a stream it refuses), it runs again with
-    every input decoded on the CPU. Returns {name: result}; raises RenditionFailed, writing no
-    log, when the run or any of its logs fails."""
+def _score(ffmpeg, title, ref_info, jobs, model, scale_flags, gpu=None):
+    """Score `jobs`, renditions of `title`, in one ffmpeg run, decoding on GPU `gpu`'s NVDEC
+    what it can (None: the CPU). Should a run with NVDEC fail (no driver, a stream it refuses),
+    it runs again with every input decoded on the CPU. Returns {name: result}; raises
+    RenditionFailed, writing no log, when the run or any of its logs fails."""
     decoders = ([decode.choose(gpu, job.info, scale_flags) for job in jobs]
                 + [decode.choose(gpu, ref_info, scale_flags)])
     if all(d == decode.CPU for d in decoders):
-        return _score_once(ffmpeg, source, ref_info, jobs, model, scale_flags, decoders)
+        return _score_once(ffmpeg, title, ref_info, jobs, model, scale_flags, decoders)
     try:
-        return _score_once(ffmpeg, source, ref_info, jobs, model, scale_flags, decoders)
+        return _score_once(ffmpeg, title, ref_info, jobs, model, scale_flags, decoders)
     except RenditionFailed as e:
         reason = (e.detail or e.message).strip().splitlines()[-1][:120]
-    return _score_once(ffmpeg, source, ref_info, jobs, model, scale_flags, [decode.CPU] * len(decoders),
+    return _score_once(ffmpeg, title, ref_info, jobs, model, scale_flags, [decode.CPU] * len(decoders),
                        fallback=reason)
 
 
-def _score_once(ffmpeg, source, ref_info, jobs, model, scale_flags, decoders, fallback=None):
+def _score_once(ffmpeg, title, ref_info, jobs, model, scale_flags, decoders, fallback=None):
     """One ffmpeg run of `jobs`; `decoders` decode the renditions, then the source; `fallback`,
     the reason NVDEC was given up, or None."""
     folder = os.path.dirname(jobs[0].log_path)
     time_base = 1 / ref_info.rate
     geometry = (ref_info.width, ref_info.height, decoders[-1].output_format(ref_info.pix_fmt),
-                f"{time_base.numerator}/{time_base.denominator}", scale_flags, model)
+                f"{time_base.numerator}/{time_base.denominator}", scale_flags, model, title.metrics)
     placing = placement.filter_options(*placement.from_environ())
     names = ", ".join(job.rendition.name for job in jobs)
     for job in jobs:
@@ -186,17 +188,19 @@ def _score_once(ffmpeg, source, ref_info, jobs, model, scale_flags, decoders, fa
         # Run in the results folder with bare file names: no path escaping in the filter graph.
         tmps = [os.path.basename(staging.enter_context(atomic.staged(job.log_path))) for job in jobs]
         if len(jobs) == 1:
-            cmd = command(ffmpeg, jobs[0].rendition.video, source,
+            cmd = command(ffmpeg, jobs[0].rendition.video, title.source,
                           filter_graph(*geometry, tmps[0], placing), decoders)
         else:
             graph = title_graph(*geometry, [(job.rendition.name, tmp) for job, tmp in zip(jobs, tmps)],
                                 placing)
-            cmd = title_command(ffmpeg, [job.rendition.video for job in jobs], source, graph, decoders)
+            cmd = title_command(ffmpeg, [job.rendition.video for job in jobs], title.source, graph,
+                                decoders)
         run(cmd, f"scoring {names}", cwd=folder)
         logs = {}
         for job, tmp in zip(jobs, tmps):
             try:
-                logs[job.rendition.name] = vmaflog.read(os.path.join(folder, tmp), job.info.frames)
+                logs[job.rendition.name] = vmaflog.read(os.path.join(folder, tmp), job.info.frames,
+                                                        title.metrics)
             except vmaflog.LogError as e:
                 raise RenditionFailed(f"scoring {job.rendition.name}: {e}") from None
     results = {}
@@ -207,17 +211,24 @@ def _score_once(ffmpeg, source, ref_info, jobs, model, scale_flags, decoders, fa
                  "decode": _decoded(decoder, decoders[-1], fallback)}
         manifest.write(job.log_path, job.work, frames=info.frames, facts=facts, command=job.recipe,
                        inputs=job.inputs)
-        results[job.rendition.name] = _result(*logs[job.rendition.name], facts, reused=False)
+        results[job.rendition.name] = _result(*logs[job.rendition.name], title.metrics, facts,
+                                              reused=False)
     return results
 
 
-def _score_all(ffmpeg, source, jobs, model, scale_flags):
-    """{name: result} for `jobs`: the source is probed once, each rendition checked, and those that
-    pass scored together; should that run fail, one by one, so the failing one is named."""
+def _score_all(ffmpeg, title, jobs, model, scale_flags):
+    """{name: result} for `jobs`, renditions of `title`: the source is probed once (and refused,
+    failing them all, when its frames are too small for the title's metrics), each rendition
+    checked, and those that pass scored together; should that run fail, one by one, so the
+    failing one is named."""
     try:
         ffmpeg, ffprobe = locate(ffmpeg)
         gpu = decode.worker_gpu(ffmpeg)
-        ref_info = probe(ffprobe, source, "source")
+        ref_info = probe(ffprobe, title.source, "source")
+        # Renditions are scored at the source's size.
+        problem = vmaflog.size_problem(title.metrics, ref_info.width, ref_info.height)
+        if problem:
+            raise RenditionFailed(f"source {title.source.path}: {problem}")
     except RenditionFailed as e:
         return {job.rendition.name: failure(e.message, e.detail) for job in jobs}
     results, ready = {}, []
@@ -230,20 +241,20 @@ def _score_all(ffmpeg, source, jobs, model, scale_flags):
             results[job.rendition.name] = failure(e.message, e.detail)
     if len(ready) > 1:
         try:
-            return results | _score(ffmpeg, source, ref_info, ready, model, scale_flags, gpu)
+            return results | _score(ffmpeg, title, ref_info, ready, model, scale_flags, gpu)
         except RenditionFailed:
             pass
     for job in ready:
         try:
-            results |= _score(ffmpeg, source, ref_info, [job], model, scale_flags, gpu)
+            results |= _score(ffmpeg, title, ref_info, [job], model, scale_flags, gpu)
         except RenditionFailed as e:
             results[job.rendition.name] = failure(e.message, e.detail)
     return results
 
 
 def score_title(title, folder, model, scale_flags, ffmpeg, encoded=None):
-    """Score the renditions of `title` into `folder`/NAME.json, skipping those with an intact log
-    for the same inputs.
+    """Score the renditions of `title` into `folder`/NAME.json with the title's score set
+    (`title.metrics`), skipping those with an intact log for the same inputs.
 
     `encoded` holds, per rendition of the title in order, the encode task's result (None for an
     existing file); a failed encode is passed on. Returns {rendition name: result}, in plan order,
@@ -264,5 +275,5 @@ def score_title(title, folder, model, scale_flags, ffmpeg, encoded=None):
         else:
             results[rendition.name] = outcome
     if jobs:
-        results |= _score_all(ffmpeg, title.source, jobs, model, scale_flags)
+        results |= _score_all(ffmpeg, title, jobs, model, scale_flags)
     return {rendition.name: results[rendition.name] for rendition in title.renditions}

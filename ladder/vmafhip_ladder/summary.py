@@ -3,23 +3,29 @@ convex hull and its BD-rate against an anchor (see ratequality)."""
 
 import csv
 import io
+import math
 import os
 
-from . import atomic
+from . import atomic, vmaflog
 from .ratequality import BDRateError, bd_rate, convex_hull
 
 BASENAME = "summary"   # summary.json, summary.csv
 
-COLUMNS = ("rendition", "size", "frames", "bitrate_kbps", "vmaf_mean", "vmaf_harmonic_mean",
-           "vmaf_1pct_low", "vmaf_p1", "vmaf_p5", "vmaf_min", "psnr_y_mean", "float_ssim_mean",
-           "on_hull", "bd_rate_pct", "decode", "status", "error")
 BD_DECIMALS = 4
 
 
-def row(name, result):
-    """The summary row of rendition `name` from its score task's result."""
+def columns(metrics):
+    """The summary's columns for the score set `metrics`: its pooled means follow vmaf's."""
+    return ("rendition", "size", "frames", "bitrate_kbps", "vmaf_mean", "vmaf_harmonic_mean",
+            "vmaf_1pct_low", "vmaf_p1", "vmaf_p5", "vmaf_min", *vmaflog.mean_columns(metrics),
+            "on_hull", "bd_rate_pct", "decode", "status", "error")
+
+
+def row(name, result, metrics):
+    """The summary row of rendition `name` from its score task's result, scored with the set
+    `metrics`."""
     if not result["ok"]:
-        return {**{c: None for c in COLUMNS}, "rendition": name, "status": "failed",
+        return {**{c: None for c in columns(metrics)}, "rendition": name, "status": "failed",
                 "error": result["error"]}
     return {"rendition": name, "size": f"{result['width']}x{result['height']}",
             "frames": result["frames"], "bitrate_kbps": result["bitrate_kbps"], **result["scores"],
@@ -85,17 +91,26 @@ def _csv_value(value):
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return value
+    return value   # an infinite mean (vmaflog.UNBOUNDED) is written inf
 
 
-def write(folder, title, rows, analysis=None):
-    """summary.json and summary.csv in `folder`, renditions in plan order; `analysis` (from
-    rate_quality) adds the title's hull and BD-rate to the JSON."""
+def _json_value(value):
+    """JSON has no infinity: an infinite mean (vmaflog.UNBOUNDED, on identical frames) is null, as
+    in the log; the row's status, ok, tells it from a failed rendition's."""
+    return None if isinstance(value, float) and math.isinf(value) else value
+
+
+def write(folder, title, rows, metrics, analysis=None):
+    """summary.json and summary.csv in `folder`, renditions in plan order, with the columns of the
+    score set `metrics`; `analysis` (from rate_quality) adds the title's hull and BD-rate to the
+    JSON."""
     base = os.path.join(folder, BASENAME)
-    atomic.write_json(f"{base}.json", {"title": title, "columns": list(COLUMNS), "renditions": rows,
-                                       **(analysis or {})})
+    names = columns(metrics)
+    atomic.write_json(f"{base}.json", {
+        "title": title, "metrics": metrics, "columns": list(names),
+        "renditions": [{k: _json_value(v) for k, v in r.items()} for r in rows], **(analysis or {})})
     text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(text, fieldnames=names, lineterminator="\n")
     writer.writeheader()
     writer.writerows({k: _csv_value(v) for k, v in r.items()} for r in rows)
     atomic.write_bytes(f"{base}.csv", text.getvalue().encode())

@@ -8,17 +8,21 @@ from vmafhip_ladder.media import Video
 
 
 class ScoringGraph(unittest.TestCase):
-    def graph(self):
-        return score.filter_graph(1920, 1080, "yuv420p", "1/24", "bicubic", "vmaf_v0.6.1", "log.json", "")
+    def graph(self, metrics="default"):
+        return score.filter_graph(1920, 1080, "yuv420p", "1/24", "bicubic", "vmaf_v0.6.1", metrics,
+                                  "log.json", "")
 
     def test_asks_for_the_summary_extractors(self):
         self.assertIn(":feature=psnr|float_ssim:", self.graph())
 
+    def test_ctc_asks_for_its_extractors_too(self):
+        self.assertIn(":feature=psnr|float_ssim|float_ms_ssim|psnr_hvs|ciede:", self.graph("ctc"))
+
     def test_every_required_score_has_its_extractor_asked_for(self):
-        features = self.graph().split(":feature=")[1].split(":")[0].split("|")
-        for name in vmaflog.REQUIRED:
-            if name != "vmaf":
-                self.assertIn(vmaflog.SCORE_EXTRACTORS[name], features, name)
+        for metrics, scores in vmaflog.METRIC_SETS.items():
+            features = self.graph(metrics).split(":feature=")[1].split(":")[0].split("|")
+            for name in scores:
+                self.assertIn(scores[name], features, name)
 
     def test_model_and_log(self):
         self.assertIn("libvmaf_hip=model=version=vmaf_v0.6.1\\\\:name=vmaf:", self.graph())
@@ -29,7 +33,7 @@ class TitleGraph(unittest.TestCase):
     """A title's renditions in one graph: the source (the last input) decoded once and split."""
 
     def test_one_instance_log_and_output_per_rendition(self):
-        graph = score.title_graph(1920, 1080, "yuv420p", "1/24", "bicubic", "vmaf_v0.6.1",
+        graph = score.title_graph(1920, 1080, "yuv420p", "1/24", "bicubic", "vmaf_v0.6.1", "ctc",
                                   [("720p", "a.json"), ("360p", "b.json")], "backend=cpu")
         chains = graph.split(";")
         self.assertEqual(chains[0], "[2:v]settb=1/24,setpts=N,format=yuv420p,split=2[ref0][ref1]")
@@ -37,6 +41,7 @@ class TitleGraph(unittest.TestCase):
             self.assertEqual(chains[1 + 2 * k], f"[{k}:v]settb=1/24,setpts=N,"
                                                 f"scale=1920:1080:flags=bicubic,format=yuv420p[dis{k}]")
             self.assertTrue(chains[2 + 2 * k].startswith(f"[dis{k}][ref{k}]libvmaf_hip@{name}=model="))
+            self.assertIn(":feature=psnr|float_ssim|float_ms_ssim|psnr_hvs|ciede:", chains[2 + 2 * k])
             self.assertTrue(chains[2 + 2 * k].endswith(f":log_path={log}:backend=cpu[o{k}]"))
         self.assertEqual(len(chains), 5)
         cmd = score.title_command("ffmpeg", [Video("720p.mp4"), Video("360p.mp4")], Video("s.mkv"), graph)

@@ -9,9 +9,9 @@ import unittest
 from unittest import mock
 
 import dask.config
-from common import (EXAMPLE_PLAN, FFMPEG, LAUNCHER, NATURAL1, NATURAL1_FRAMES, TempDirTestCase,
-                    closing_cluster, golden, ladder_plan, needs_ffmpeg, read_json, run_plan, start_cluster,
-                    write_plan)
+from common import (EXAMPLE_PLAN, FFMPEG, LAUNCHER, NATURAL1, NATURAL1_FRAMES, NATURAL5,
+                    TempDirTestCase, closing_cluster, golden, ladder_plan, needs_ffmpeg, read_json,
+                    run_plan, start_cluster, write_plan)
 from vmafhip_ladder import placement, ratequality, vmaflog
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -137,6 +137,72 @@ class Ladder(TempDirTestCase):
                          ["88x72"]["size"], "88x72")
         # Nothing half-written is left behind.
         self.assertEqual([f for f in os.listdir(folder) if f.startswith(".")], [])
+
+    def test_ctc_metrics(self):
+        """metrics: ctc adds the common-test-conditions scores: each column is the pooled mean of
+        the filter's log, libvmaf's own on the fixture pairs; identical frames give psnr_hvs and
+        ciede2000 +infinity (null in the log and summary.json, inf in summary.csv)."""
+        out = os.path.join(self.tmp, "out")
+        doc = ladder_plan(out)
+        doc["metrics"] = "ctc"
+        doc["titles"][1]["metrics"] = "default"   # natural5 is 176x144: too small for MS-SSIM
+        out, (_, report) = self.run_ladder(doc)
+        self.assertEqual(report.counts(), {"scored": 4, "reused": 0, "failed": 0})
+        folder = os.path.join(out, "natural1")
+        summary = read_json(os.path.join(folder, "summary.json"))
+        self.assertEqual(summary["metrics"], "ctc")
+        means = [c for c in summary["columns"] if c.endswith("_mean") and not c.startswith("vmaf")]
+        self.assertEqual(means, ["psnr_y_mean", "psnr_cb_mean", "psnr_cr_mean", "float_ssim_mean",
+                                 "float_ms_ssim_mean", "psnr_hvs_mean", "psnr_hvs_y_mean",
+                                 "psnr_hvs_cb_mean", "psnr_hvs_cr_mean", "ciede2000_mean"])
+        rows = by_name(summary)
+        for name, row in rows.items():
+            pooled = read_json(os.path.join(folder, f"{name}.json"))["pooled_metrics"]
+            for column in means:
+                self.assertEqual(row[column], pooled[column[:-len("_mean")]]["mean"], (name, column))
+        crf = golden("natural1_576x324_yuv420p__ref_vs_x264crf38.json")
+        crf.update(golden("natural1_576x324_yuv420p__ref_vs_x264crf38.ctc.json"))
+        for column in means + ["vmaf_mean"]:
+            self.assertEqual(rows["crf38"][column], crf[column[:-len("_mean")]]["mean"], column)
+        infinite = ["psnr_hvs_mean", "psnr_hvs_y_mean", "psnr_hvs_cb_mean", "psnr_hvs_cr_mean",
+                    "ciede2000_mean"]
+        for column in infinite:
+            self.assertIsNone(rows["same"][column], column)
+        self.assertEqual((rows["same"]["float_ms_ssim_mean"], rows["same"]["psnr_cb_mean"]), (1.0, 60.0))
+        self.assertTrue(all(math.isfinite(rows["288p"][c]) for c in infinite))
+        self.assertEqual(rows["same"]["vmaf_mean"], 99.742822)
+        with open(os.path.join(folder, "summary.csv")) as f:
+            table = {r["rendition"]: r for r in csv.DictReader(f)}
+        self.assertEqual([table["same"][c] for c in infinite], ["inf"] * len(infinite))
+        self.assertEqual(float(table["crf38"]["ciede2000_mean"]), crf["ciede2000"]["mean"])
+        assert_plots(self, folder)
+        # natural5 keeps the default set's columns.
+        natural5 = read_json(os.path.join(out, "natural5", "summary.json"))
+        self.assertNotIn("ciede2000_mean", natural5["columns"])
+
+        # A re-run with the set changed scores again: the filter is asked for other extractors.
+        doc["metrics"] = "default"
+        _, (_, again) = self.run_ladder(doc)
+        self.assertEqual(again.counts(), {"scored": 3, "reused": 1, "failed": 0})
+        self.assertNotIn("ciede2000_mean", read_json(os.path.join(folder, "summary.json"))["columns"])
+
+    def test_ctc_source_too_small(self):
+        """A source under 176x176 with metrics: ctc fails its title's renditions before scoring,
+        saying why (a raw source is refused with the plan already)."""
+        out = os.path.join(self.tmp, "out")
+        small = os.path.join(self.tmp, "natural5.y4m")
+        subprocess.run([FFMPEG, "-nostdin", "-v", "error", "-f", "rawvideo", "-video_size", "176x144",
+                        "-pixel_format", "yuv444p", "-framerate", "25", "-i", NATURAL5["path"], small],
+                       check=True)
+        doc = {"output": out, "metrics": "ctc", "titles": [
+            {"name": "natural5", "source": small, "renditions": [{"name": "same", "path": small}]}]}
+        _, report = run_plan(client(), write_plan(self.tmp, doc))
+        result = report.results[("natural5", "same")]
+        self.assertFalse(result["ok"])
+        self.assertEqual(result["error"], f"source {small}: 176x144 frames are too small for metrics "
+                                          "'ctc': float_ms_ssim (MS-SSIM) needs at least 176x176; "
+                                          "score this title with metrics 'default'")
+        self.assertFalse(os.path.exists(os.path.join(out, "natural5", "same.json")))
 
     def test_vmaf_v1_model(self):
         """The plan's model is any built-in, the VMAF v1 ones included: libvmaf's scores."""

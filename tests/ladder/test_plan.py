@@ -7,7 +7,7 @@ import sys
 import unittest
 from unittest import mock
 
-from common import LAUNCHER, NATURAL1, TempDirTestCase, write_plan
+from common import LAUNCHER, NATURAL1, NATURAL5, TempDirTestCase, write_plan
 from vmafhip_ladder import plan, runner
 from vmafhip_ladder.encode import encode_task
 from vmafhip_ladder.errors import PlanError
@@ -54,6 +54,52 @@ class GoodPlans(TempDirTestCase):
                          os.path.join(self.tmp, "movie.mkv"))
 
 
+class Metrics(TempDirTestCase):
+    """The score set: the plan's `metrics`, which a title's own overrides; 'ctc' needs frames of
+    176x176 (MS-SSIM), checked here for raw sources."""
+
+    def load(self, doc):
+        return plan.load(write_plan(self.tmp, doc))
+
+    def test_default_plan_wide_and_per_title(self):
+        self.assertEqual(self.load(good_doc()).titles[0].metrics, "default")
+        doc = good_doc()
+        doc["metrics"] = "ctc"
+        doc["titles"].append({**doc["titles"][0], "name": "u", "metrics": "default"})
+        self.assertEqual([t.metrics for t in self.load(doc).titles], ["ctc", "default"])
+        doc = good_doc()
+        doc["titles"][0]["metrics"] = "ctc"
+        self.assertEqual(self.load(doc).titles[0].metrics, "ctc")
+
+    def assertPlanError(self, doc, *fragments):
+        with self.assertRaises(PlanError) as caught:
+            self.load(doc)
+        for fragment in fragments:
+            self.assertIn(fragment, str(caught.exception))
+
+    def test_unknown_sets(self):
+        accepted = ("is not accepted: use default (vmaf, psnr_y, float_ssim) or ctc (vmaf, psnr_y, "
+                    "psnr_cb, psnr_cr, float_ssim, float_ms_ssim, psnr_hvs, psnr_hvs_y, psnr_hvs_cb, "
+                    "psnr_hvs_cr, ciede2000)")
+        for bad, shown in (("CTC", "'CTC'"), (["ctc"], "a list"), (None, "nothing"), (1, "1")):
+            self.assertPlanError({**good_doc(), "metrics": bad}, f"plan.yaml: metrics: {shown} {accepted}")
+            doc = good_doc()
+            doc["titles"][0]["metrics"] = bad
+            self.assertPlanError(doc, f"titles[0].metrics: {shown} {accepted}")
+
+    def test_ctc_needs_176x176(self):
+        doc = good_doc()
+        doc["titles"][0]["source"] = dict(NATURAL5)   # 176x144
+        doc["titles"][0]["renditions"] = [{"name": "file", "path": "dis.yuv", "width": 176, "height": 144}]
+        self.assertEqual(self.load(doc).titles[0].metrics, "default")
+        doc["metrics"] = "ctc"
+        self.assertPlanError(doc, "titles[0].source: 176x144 frames are too small for metrics 'ctc': "
+                                  "float_ms_ssim (MS-SSIM) needs at least 176x176; score this title "
+                                  "with metrics 'default'")
+        doc["titles"][0]["metrics"] = "default"
+        self.assertEqual(self.load(doc).titles[0].metrics, "default")
+
+
 class BadPlans(TempDirTestCase):
     def assertPlanError(self, doc, *fragments, name="plan.yaml"):
         path = write_plan(self.tmp, doc, name)
@@ -90,7 +136,7 @@ class BadPlans(TempDirTestCase):
         self.assertPlanError({"output": "o", "titles": []}, "titles: expected a non-empty list of titles")
         self.assertPlanError(self.edit(lambda d: d.pop("output")), "no results folder", "--output")
         self.assertPlanError(self.edit(lambda d: d.update(modle="x")),
-                             "unknown key modle; accepted: model, output, scale_flags, titles")
+                             "unknown key modle; accepted: metrics, model, output, scale_flags, titles")
         self.assertPlanError(self.edit(lambda d: d.update(model="vmaf v1")), "model: 'vmaf v1'")
 
     def test_titles(self):

@@ -160,7 +160,7 @@ class Percentiles(unittest.TestCase):
         pooled = {"vmaf": {"mean": 80.0, "harmonic_mean": 79.0}, "psnr_y": {"mean": 40.0},
                   "float_ssim": {"mean": 0.99}}
         per_frame = [90.0, 70.0, 80.0, 100.0, 60.0]
-        got = vmaflog.scores(per_frame, pooled)
+        got = vmaflog.scores(per_frame, pooled, "default")
         # Sorted 60, 70, 80, 90, 100 at ranks 0..4: the 1st percentile is at 0.04, the 5th at 0.2.
         self.assertEqual((got["vmaf_p1"], got["vmaf_p5"], got["vmaf_min"]), (60.4, 62.0, 60.0))
 
@@ -171,14 +171,14 @@ def scored(name, size, kbps, vmaf):
               "vmaf_p1": vmaf, "vmaf_p5": vmaf, "vmaf_min": vmaf, "psnr_y_mean": 40.0,
               "float_ssim_mean": 0.99}
     return summary.row(name, {"ok": True, "width": width, "height": height, "frames": 10,
-                              "bitrate_kbps": kbps, "scores": scores})
+                              "bitrate_kbps": kbps, "scores": scores}, "default")
 
 
 def ladder_rows():
     return [scored("1080a", "1920x1080", 3000, 90.0), scored("1080b", "1920x1080", 6000, 95.0),
             scored("720a", "1280x720", 1500, 80.0), scored("720b", "1280x720", 3000, 86.0),
             scored("360", "640x360", 500, 60.0),
-            summary.row("lost", {"ok": False, "error": "rendition not found"})]
+            summary.row("lost", {"ok": False, "error": "rendition not found"}, "default")]
 
 
 class Summary(TempDirTestCase):
@@ -199,7 +199,7 @@ class Summary(TempDirTestCase):
                          "movie: convex hull 360, 720a, 1080a, 1080b; BD-rate -23.50 % against "
                          "x264 (vmaf 60.00 to 94.00, 4 and 4 points)")
 
-        summary.write(self.tmp, "movie", rows, analysis)
+        summary.write(self.tmp, "movie", rows, "default", analysis)
         with open(os.path.join(self.tmp, "summary.csv")) as f:
             table = list(csv.DictReader(f))
         for column in ("vmaf_p1", "vmaf_p5", "vmaf_min", "on_hull", "bd_rate_pct"):
@@ -210,7 +210,7 @@ class Summary(TempDirTestCase):
             doc = json.load(f)
         self.assertEqual(doc["hull"], analysis["hull"])
         self.assertEqual(doc["bd_rate"], analysis["bd_rate"])
-        self.assertEqual(doc["columns"], list(summary.COLUMNS))
+        self.assertEqual(doc["columns"], list(summary.columns("default")))
 
     def test_without_anchor_or_overlap(self):
         rows = ladder_rows()
@@ -223,7 +223,7 @@ class Summary(TempDirTestCase):
                       "60 to 95", analysis["bd_rate"]["error"])
         self.assertEqual({r["bd_rate_pct"] for r in rows}, {None})
         self.assertIn("; no BD-rate against hevc: no overlap", summary.describe("movie", analysis))
-        failed = [summary.row("lost", {"ok": False, "error": "x"})]
+        failed = [summary.row("lost", {"ok": False, "error": "x"}, "default")]
         analysis = summary.rate_quality(failed, ("hevc", [(100, 10.0), (200, 20.0)]))
         self.assertEqual(analysis["hull"], [])
         self.assertIn("the ladder's convex hull has 0 points", analysis["bd_rate"]["error"])
