@@ -18,7 +18,8 @@
     ROW(ms_ssim_extractor)          \
     ROW(psnr_hvs_extractor)         \
     ROW(ciede_extractor)            \
-    ROW(float_vif_extractor)
+    ROW(float_vif_extractor)        \
+    ROW(float_motion_extractor)
 
 namespace vmafhip {
 
