@@ -78,6 +78,9 @@ template <size_t N> std::vector<float> taps(const uint32_t (&bits)[N])
     return t;
 }
 
+// §5: the widest half-size picture libvmaf's init accepts with motion_add_scale1.
+constexpr int MAX_HALF_WIDTH = 7680;
+
 std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::string *msg)
 {
     return create_checked<FloatMotion>(float_motion_extractor, c, ret, msg);
@@ -128,6 +131,12 @@ int FloatMotion::check(const ExtractorConfig &c, std::string *msg)
                          g.w, g.h, o.filter_size, need);
         return -ERANGE;
     }
+    if (o.add_scale1 && scaled_size(g.w, 0.5) > MAX_HALF_WIDTH) {
+        *msg = strprintf("float_motion option motion_add_scale1: frame width %d is too large: "
+                         "libvmaf's half-size pictures are at most %d wide (frames up to %d)",
+                         g.w, MAX_HALF_WIDTH, 2 * MAX_HALF_WIDTH);
+        return -ERANGE;
+    }
     return 0;
 }
 
@@ -138,6 +147,10 @@ FloatMotion::FloatMotion(const ExtractorConfig &c)
       taps_(o_.filter_size == 3 ? taps(filter3)
                                 : o_.filter_size == 1 ? taps(filter5_no_op) : taps(filter5))
 {
+    // §3.2: (int)(n * 0.5 + 0.5) samples each way, bilinear.
+    if (o_.add_scale1)
+        half_ = resampling(Scaler::Bilinear, c.g.w, c.g.h, scaled_size(c.g.w, 0.5),
+                           scaled_size(c.g.h, 0.5));
 }
 
 void FloatMotion::names(std::vector<std::string> *out) const

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "extractors/extractor.h"
+#include "extractors/vif_tools/vif_tools.h"
 
 namespace vmafhip {
 
@@ -64,6 +65,7 @@ private:
     int bpc_;
     std::string suffix_;
     std::vector<float> taps_; ///< the blur (§2)
+    Resampling half_;         ///< motion_add_scale1: to the half-size pictures (§3.2)
 
     // Scores of frames [base_, base_ + window_.size()): the late values of
     // frame i need frames i and i + 1 (frame 1 for frame 0).

@@ -73,7 +73,16 @@ void FloatMotion::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
     if (!o_.force_zero && f.index > 0 && prev.data) {
         const std::vector<float> p = blurred(prev, bpc_, taps_, pool);
         const std::vector<float> c = blurred(f.ref[0], bpc_, taps_, pool);
-        a.score = mean_abs_difference(p, c, f.ref[0].w, f.ref[0].h, pool);
+        float score = mean_abs_difference(p, c, f.ref[0].w, f.ref[0].h, pool);
+        if (o_.add_scale1) {
+            // §3.2: plus the score of the blurred pictures at half size, in float.
+            const size_t n = static_cast<size_t>(half_.sw) * half_.sh;
+            std::vector<float> hp(n), hc(n);
+            resample(half_, p.data(), hp.data(), pool);
+            resample(half_, c.data(), hc.data(), pool);
+            score = score + mean_abs_difference(hp, hc, half_.sw, half_.sh, pool);
+        }
+        a.score = score;
     }
     std::memcpy(accum, &a, sizeof a);
 }

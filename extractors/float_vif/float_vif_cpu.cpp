@@ -12,7 +12,6 @@
 #include "base/thread_pool.h"
 #include "extractors/float_vif/float_vif.h"
 #include "extractors/vif_tools/separable_filter.h"
-#include "kernels/speed/speed_ops.h"
 
 namespace vmafhip {
 
@@ -163,15 +162,7 @@ void frame_image(const PlaneView &pv, int bpc, const FloatVifPlan &p, Image *out
         return;
     }
     out->px.resize(static_cast<size_t>(p.sw) * p.sh);
-    const SpeedImage src{plane.data(), p.w};
-    const size_t t = static_cast<size_t>(p.taps);
-    pool.parallel_for(p.sh, MIN_ROWS, [&](int y0, int y1) {
-        for (int y = y0; y < y1; y++)
-            for (int x = 0; x < p.sw; x++)
-                out->px[static_cast<size_t>(y) * p.sw + x] = speed_resample_at(
-                    src, &p.ax.idx[x * t], &p.ax.w[x * t], p.taps, &p.ay.idx[y * t],
-                    &p.ay.w[y * t], p.taps, p.normalise);
-    });
+    resample(p.rs, plane.data(), out->px.data(), pool);
 }
 
 } // namespace
