@@ -20,6 +20,7 @@
     ROW(ciede_extractor)            \
     ROW(float_adm_extractor)        \
     ROW(float_vif_extractor)        \
+    ROW(float_motion_extractor)     \
     ROW(float_psnr_extractor)       \
     ROW(float_ansnr_extractor)      \
     ROW(float_moment_extractor)

@@ -154,13 +154,8 @@ FloatVif::FloatVif(const ExtractorConfig &c)
     p.w = c.g.w, p.h = c.g.h;
     p.sw = scaled_size(p.w, o_.prescale), p.sh = scaled_size(p.h, o_.prescale);
     // §2: equal sizes are copied unchanged, whatever the prescale.
-    if (p.sw != p.w || p.sh != p.h) {
-        const auto m = static_cast<Scaler>(o_.prescale_method);
-        p.taps = scaler_taps(m);
-        p.ax = scale_axis(m, p.w, p.sw);
-        p.ay = scale_axis(m, p.h, p.sh);
-        p.normalise = m == Scaler::Lanczos4;
-    }
+    if (p.sw != p.w || p.sh != p.h)
+        p.rs = resampling(static_cast<Scaler>(o_.prescale_method), p.w, p.h, p.sw, p.sh);
     // §3.1: width n_s-based, sigma width / 5 (float division).
     const float k = static_cast<float>(o_.kernelscale);
     for (int s = 0; s < FLOAT_VIF_SCALES; s++) {

@@ -36,9 +36,7 @@ struct FloatVifAccum {
 struct FloatVifPlan {
     int w = 0, h = 0;     ///< the luma size
     int sw = 0, sh = 0;   ///< the prescaled size, which scale 0 works at
-    ScaleAxis ax, ay;     ///< the resampling taps (only where the sizes differ)
-    int taps = 0;         ///< source samples per scaled sample along an axis
-    bool normalise = false; ///< lanczos4 divides by the weights' sum
+    Resampling rs;        ///< the prescale (only where the sizes differ)
     std::vector<float> filter[FLOAT_VIF_SCALES]; ///< Gaussian taps of each scale
 };
 

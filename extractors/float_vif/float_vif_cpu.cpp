@@ -11,7 +11,7 @@
 
 #include "base/thread_pool.h"
 #include "extractors/float_vif/float_vif.h"
-#include "kernels/speed/speed_ops.h"
+#include "extractors/vif_tools/separable_filter.h"
 
 namespace vmafhip {
 
@@ -95,30 +95,6 @@ struct VifStat {
     }
 };
 
-/// §3.2: the vertical pass of row i at every column: Σ_q f[q] * v(m(i - r + q), j),
-/// float from 0, q ascending.
-template <typename Sample>
-void vertical(const std::vector<float> &f, int w, int h, int i, Sample v, float *out)
-{
-    const int fw = static_cast<int>(f.size()), r = fw / 2;
-    for (int j = 0; j < w; j++) {
-        float acc = 0.0f;
-        for (int q = 0; q < fw; q++)
-            acc = acc + f[q] * v(speed_mirror(i - r + q, h), j);
-        out[j] = acc;
-    }
-}
-
-/// §3.2: the horizontal pass at column j of a vertical row t.
-float horizontal(const std::vector<float> &f, int w, const float *t, int j)
-{
-    const int fw = static_cast<int>(f.size()), r = fw / 2;
-    float acc = 0.0f;
-    for (int q = 0; q < fw; q++)
-        acc = acc + f[q] * t[speed_mirror(j - r + q, w)];
-    return acc;
-}
-
 /// §3.3: src filtered with f, then every second sample of every second row.
 void decimate(const Image &src, const std::vector<float> &f, Image *dst, ThreadPool &pool)
 {
@@ -128,10 +104,10 @@ void decimate(const Image &src, const std::vector<float> &f, Image *dst, ThreadP
     pool.parallel_for(dst->h, MIN_ROWS, [&](int y0, int y1) {
         std::vector<float> t(static_cast<size_t>(src.w));
         for (int y = y0; y < y1; y++) {
-            vertical(f, src.w, src.h, 2 * y, [&](int ii, int j) { return src.row(ii)[j]; }, t.data());
+            filter_vertical(f, src.w, src.h, 2 * y, [&](int ii, int j) { return src.row(ii)[j]; }, t.data());
             float *out = dst->px.data() + static_cast<size_t>(y) * dst->w;
             for (int x = 0; x < dst->w; x++)
-                out[x] = horizontal(f, src.w, t.data(), 2 * x);
+                out[x] = filter_horizontal(f, src.w, t.data(), 2 * x);
         }
     });
 }
@@ -147,16 +123,17 @@ void scale_sums(const Image &ref, const Image &dis, const std::vector<float> &f,
         std::vector<float> t(static_cast<size_t>(5) * w);
         float *t1 = t.data(), *t2 = t1 + w, *txx = t2 + w, *tyy = txx + w, *txy = tyy + w;
         for (int i = y0; i < y1; i++) {
-            vertical(f, w, h, i, [&](int ii, int j) { return ref.row(ii)[j]; }, t1);
-            vertical(f, w, h, i, [&](int ii, int j) { return dis.row(ii)[j]; }, t2);
-            vertical(f, w, h, i, [&](int ii, int j) { const float a = ref.row(ii)[j]; return a * a; }, txx);
-            vertical(f, w, h, i, [&](int ii, int j) { const float b = dis.row(ii)[j]; return b * b; }, tyy);
-            vertical(f, w, h, i, [&](int ii, int j) { return ref.row(ii)[j] * dis.row(ii)[j]; }, txy);
+            filter_vertical(f, w, h, i, [&](int ii, int j) { return ref.row(ii)[j]; }, t1);
+            filter_vertical(f, w, h, i, [&](int ii, int j) { return dis.row(ii)[j]; }, t2);
+            filter_vertical(f, w, h, i, [&](int ii, int j) { const float a = ref.row(ii)[j]; return a * a; }, txx);
+            filter_vertical(f, w, h, i, [&](int ii, int j) { const float b = dis.row(ii)[j]; return b * b; }, tyy);
+            filter_vertical(f, w, h, i, [&](int ii, int j) { return ref.row(ii)[j] * dis.row(ii)[j]; }, txy);
             float rn = 0.0f, rd = 0.0f;
             for (int j = 0; j < w; j++) {
                 float n, d;
-                stat(horizontal(f, w, t1, j), horizontal(f, w, t2, j), horizontal(f, w, txx, j),
-                     horizontal(f, w, tyy, j), horizontal(f, w, txy, j), &n, &d);
+                stat(filter_horizontal(f, w, t1, j), filter_horizontal(f, w, t2, j),
+                     filter_horizontal(f, w, txx, j), filter_horizontal(f, w, tyy, j),
+                     filter_horizontal(f, w, txy, j), &n, &d);
                 rn = rn + n;
                 rd = rd + d;
             }
@@ -185,15 +162,7 @@ void frame_image(const PlaneView &pv, int bpc, const FloatVifPlan &p, Image *out
         return;
     }
     out->px.resize(static_cast<size_t>(p.sw) * p.sh);
-    const SpeedImage src{plane.data(), p.w};
-    const size_t t = static_cast<size_t>(p.taps);
-    pool.parallel_for(p.sh, MIN_ROWS, [&](int y0, int y1) {
-        for (int y = y0; y < y1; y++)
-            for (int x = 0; x < p.sw; x++)
-                out->px[static_cast<size_t>(y) * p.sw + x] = speed_resample_at(
-                    src, &p.ax.idx[x * t], &p.ax.w[x * t], p.taps, &p.ay.idx[y * t],
-                    &p.ay.w[y * t], p.taps, p.normalise);
-    });
+    resample(p.rs, plane.data(), out->px.data(), pool);
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "base/thread_pool.h"
 #include "kernels/speed/speed_ops.h"
 
 namespace vmafhip {
@@ -156,5 +157,30 @@ ScaleAxis scale_axis(Scaler method, int n, int m)
 }
 
 int scaled_size(int n, double ps) { return static_cast<int>(n * ps + 0.5); }
+
+Resampling resampling(Scaler m, int w, int h, int sw, int sh)
+{
+    Resampling r;
+    r.w = w, r.h = h, r.sw = sw, r.sh = sh;
+    r.taps = scaler_taps(m);
+    r.normalise = m == Scaler::Lanczos4;
+    r.ax = scale_axis(m, w, sw);
+    r.ay = scale_axis(m, h, sh);
+    return r;
+}
+
+void resample(const Resampling &r, const float *src, float *out, ThreadPool &pool)
+{
+    constexpr int MIN_ROWS = 8; // rows per chunk of the thread pool
+    const SpeedImage in{src, r.w};
+    const size_t t = static_cast<size_t>(r.taps);
+    pool.parallel_for(r.sh, MIN_ROWS, [&](int y0, int y1) {
+        for (int y = y0; y < y1; y++)
+            for (int x = 0; x < r.sw; x++)
+                out[static_cast<size_t>(y) * r.sw + x] =
+                    speed_resample_at(in, &r.ax.idx[x * t], &r.ax.w[x * t], r.taps,
+                                      &r.ay.idx[y * t], &r.ay.w[y * t], r.taps, r.normalise);
+    });
+}
 
 } // namespace vmafhip

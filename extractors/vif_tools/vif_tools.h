@@ -12,6 +12,8 @@
 
 namespace vmafhip {
 
+class ThreadPool;
+
 /// Plane pv converted to float, 8-bit scale, minus 128 (libvmaf's
 /// picture_copy with offset -128; docs/speed.md §2.1) into out (w x h, row-major).
 void float_plane(const PlaneView &pv, int bpc, std::vector<float> *out);
@@ -51,5 +53,20 @@ ScaleAxis scale_axis(Scaler method, int n, int m);
 
 /// A scaled size: (int)(n * ps + 0.5).
 int scaled_size(int n, double ps);
+
+/// A resampling of a w x h plane to sw x sh (docs/speed.md §5.1): the taps
+/// of both axes, built once.
+struct Resampling {
+    int w = 0, h = 0, sw = 0, sh = 0;
+    int taps = 0;           ///< source samples per scaled sample along an axis
+    bool normalise = false; ///< lanczos4 divides by the weights' sum
+    ScaleAxis ax, ay;
+};
+
+/// The resampling of a w x h plane to sw x sh (sizes that differ) by method m.
+Resampling resampling(Scaler m, int w, int h, int sw, int sh);
+
+/// src (r.w x r.h, row-major) resampled into out (r.sw x r.sh), rows in parallel.
+void resample(const Resampling &r, const float *src, float *out, ThreadPool &pool);
 
 } // namespace vmafhip

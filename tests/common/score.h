@@ -22,8 +22,9 @@ struct Scored {
     std::map<std::string, VmafHipPooled> pooled;
 };
 
-// Score a whole fixture pair with the given settings.
-inline Scored score(const Fixture &f, VmafHipSettings s)
+// Score a whole fixture pair with the given settings (its first `frames`
+// frames where frames > 0: a shorter stream).
+inline Scored score(const Fixture &f, VmafHipSettings s, int frames = 0)
 {
     set_backend(&s, TEST_BACKEND);
     Scored run;
@@ -33,7 +34,8 @@ inline Scored score(const Fixture &f, VmafHipSettings s)
     VmafHipContext *c = ctx.get();
     const Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
     EXPECT_EQ(ref.frames(), f.frames);
-    for (int i = 0; i < ref.frames(); i++) {
+    const int n_frames = frames > 0 && frames < ref.frames() ? frames : ref.frames();
+    for (int i = 0; i < n_frames; i++) {
         const VmafHipPicture r = ref.picture(i), d = dis.picture(i);
         EXPECT_EQ(vmafhip_submit(c, &d, &r), i) << vmafhip_last_error(c);
     }
@@ -41,7 +43,7 @@ inline Scored score(const Fixture &f, VmafHipSettings s)
     const char *const *names;
     const int n = vmafhip_feature_names(c, &names);
     run.names.assign(names, names + n);
-    for (int i = 0; i < ref.frames(); i++) {
+    for (int i = 0; i < n_frames; i++) {
         const double *v = nullptr;
         const int ret = vmafhip_frame_scores(c, static_cast<unsigned>(i), 1, &v);
         if (ret == VMAFHIP_FRAME_SKIPPED && i % s.n_subsample)
