@@ -202,16 +202,24 @@ void lay_out(Metrics *m)
         m->lookbehind_dis = m->lookbehind_dis || x.ext->lookbehind_dis();
         m->lookahead = std::max(m->lookahead, x.ext->lookahead());
     }
-    // libvmaf's log order: what extractors write per frame, then what they
-    // write at the end of the stream (motion2, motion3), then the models.
-    for (Instance &x : m->ext) {
+    // libvmaf's log order: what extractors write per frame (with the late
+    // outputs libvmaf lists among them), then what they write at the end of
+    // the stream (motion2, motion3), then the models.
+    std::vector<std::vector<std::string>> late(m->ext.size());
+    for (size_t k = 0; k < m->ext.size(); k++) {
+        Instance &x = m->ext[k];
+        x.ext->late_names(&late[k]);
+        x.n_lead = static_cast<size_t>(x.ext->leading_late());
+        x.lead = m->names.size();
+        m->names.insert(m->names.end(), late[k].begin(), late[k].begin() + x.n_lead);
         x.names = m->names.size();
         x.ext->names(&m->names);
         x.n_names = m->names.size() - x.names;
     }
-    for (Instance &x : m->ext) {
+    for (size_t k = 0; k < m->ext.size(); k++) {
+        Instance &x = m->ext[k];
         x.late = m->names.size();
-        x.ext->late_names(&m->names);
+        m->names.insert(m->names.end(), late[k].begin() + x.n_lead, late[k].end());
         x.n_late = m->names.size() - x.late;
     }
     for (ModelSlot &s : m->models) {
@@ -316,9 +324,18 @@ void metrics_finish(Metrics &m, unsigned index, const uint8_t *accum, double *ro
 
 void metrics_complete(Metrics &m, unsigned index, unsigned frames, double *row)
 {
-    for (Instance &x : m.ext)
-        if (x.n_late)
-            x.ext->finish_late(index, frames, row + x.late);
+    for (Instance &x : m.ext) {
+        if (!x.n_lead) {
+            if (x.n_late)
+                x.ext->finish_late(index, frames, row + x.late);
+            continue;
+        }
+        // The leading columns stand apart from the others (lay_out()).
+        m.late_values.resize(x.n_lead + x.n_late);
+        x.ext->finish_late(index, frames, m.late_values.data());
+        std::copy_n(m.late_values.begin(), x.n_lead, row + x.lead);
+        std::copy_n(m.late_values.begin() + static_cast<ptrdiff_t>(x.n_lead), x.n_late, row + x.late);
+    }
     if (!m.scored(index))
         return;
     for (const ModelSlot &s : m.models) {

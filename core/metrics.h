@@ -34,7 +34,8 @@ struct Instance {
     std::string origin;              ///< what asked for it first, for messages
     size_t accum_offset = 0;         ///< of its block in the frame's accumulator block
     size_t names = 0, n_names = 0;   ///< first column and count of names()
-    size_t late = 0, n_late = 0;     ///< of late_names()
+    size_t lead = 0, n_lead = 0;     ///< of the leading late_names() (Extractor::leading_late())
+    size_t late = 0, n_late = 0;     ///< of the other late_names()
     size_t aggregates = 0, n_aggregates = 0;
 };
 
@@ -60,6 +61,7 @@ struct Metrics {
     bool lookbehind_dis = false;              ///< their distorted pictures too (prev_dis)
     int lookahead = 0;                        ///< later frames a frame's scores need
     std::vector<double> model_inputs;         ///< scratch of metrics_complete()
+    std::vector<double> late_values;          ///< scratch of metrics_complete()
 
     /// Frames that n_subsample keeps: they have scores.
     bool scored(unsigned index) const { return index % n_subsample == 0; }

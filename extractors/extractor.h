@@ -161,6 +161,10 @@ public:
     /// Per-frame outputs written by finish_late(), once the frames after it
     /// are known (libvmaf writes them at flush: they follow every name()).
     virtual void late_names(std::vector<std::string> *) const {}
+    /// How many of the first late_names() libvmaf's log lists before
+    /// names() (float_motion writes frame 0's motion2 with the frame's other
+    /// outputs, so its column comes first); the others follow every name().
+    virtual int leading_late() const { return 0; }
     /// End-of-stream outputs written by aggregate().
     virtual void aggregate_names(std::vector<std::string> *) const {}
     /// Planes of both pictures read: 1 (luma) or 3 (luma and chroma).

@@ -44,6 +44,9 @@ public:
 
     void names(std::vector<std::string> *out) const override;
     void late_names(std::vector<std::string> *out) const override;
+    /// libvmaf writes frame 0's motion2 before its motion: the log lists
+    /// motion2 first, motion3 after every extractor's per-frame outputs.
+    int leading_late() const override { return 1; }
     int lookbehind() const override { return o_.force_zero ? 0 : 1; }
     int lookahead() const override { return o_.force_zero ? 0 : 1; }
     bool every_frame() const override { return true; }

@@ -18,6 +18,7 @@
 
 #include "tests/cli/cli_runner.h"
 #include "tests/common/fixtures.h"
+#include "tests/common/float_family.h"
 #include "tests/common/json.h"
 #include "vmafhip.h"
 
@@ -195,6 +196,33 @@ TEST(CliGolden, CtcJsonIsLibvmafsByteForByte)
         }
     }
     EXPECT_EQ(compared, 4);
+}
+
+// libvmaf's float family and its four float models: the whole log is
+// libvmaf's, byte for byte but for the version and the fps, key order
+// included (float_motion's motion2 before its motion, motion3 after every
+// extractor's per-frame outputs).
+TEST(CliGolden, FloatJsonIsLibvmafsByteForByte)
+{
+    int compared = 0;
+    for (const testfx::Fixture &f : testfx::float_pairs()) {
+        const std::string golden =
+            clitest::read_file(testfx::path("golden/" + f.name + ".float.fullprec.json"));
+        std::vector<std::string> args = fixture_args(f.name);
+        for (const char *m : {"version=vmaf_float_v0.6.1:name=vmaf_float",
+                              "version=vmaf_float_v0.6.1neg:name=vmaf_float_neg",
+                              "version=vmaf_float_4k_v0.6.1:name=vmaf_float_4k",
+                              "version=vmaf_float_b_v0.6.3:name=vmaf_float_b"})
+            args.insert(args.end(), {"-m", m});
+        args.insert(args.end(), {"--feature", "float_psnr", "--feature", "float_ansnr", "--feature",
+                                 "float_moment", "--backend", "cpu", "--json", "--full-precision",
+                                 "-o", "-"});
+        const clitest::Result r = run(args);
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(with_golden_header(r.out, golden), golden) << f.name;
+        compared++;
+    }
+    EXPECT_EQ(compared, 6);
 }
 
 TEST(CliGolden, CsvHoldsTheGoldenNumbers)
