@@ -56,6 +56,9 @@ const Workload combined[] = {
     // VMAF v1: CAMBI, SpEED chroma (the chroma planes are read), ADM, motion
     {"v1", nullptr, "version=vmaf_v1.0.16_3d0h"},
     {"v1_2160", nullptr, "version=vmaf_v1.0.16_1d5h_2160"},
+    // the common test conditions' set beside VMAF: MS-SSIM, PSNR-HVS,
+    // CIEDE2000 (the chroma planes are read) and PSNR
+    {"ctc", "float_ms_ssim|psnr_hvs|ciede|psnr", nullptr},
 };
 
 /// The row called `name`: an extractor alone (its name is the table's
@@ -353,7 +356,8 @@ void usage()
         "  --features LIST        rows: an extractor alone (%s),\n"
         "                         all (psnr+float_ssim+adm), vmaf (model vmaf_v0.6.1), vmaf+\n"
         "                         (vmaf_v0.6.1 + psnr + float_ssim), v1 (vmaf_v1.0.16_3d0h),\n"
-        "                         v1_2160 (vmaf_v1.0.16_1d5h_2160) (default: psnr,\n"
+        "                         v1_2160 (vmaf_v1.0.16_1d5h_2160), ctc (float_ms_ssim +\n"
+        "                         psnr_hvs + ciede + psnr) (default: psnr,\n"
         "                         float_ssim,adm,all)\n"
         "  --backends LIST        cpu,hip (default both)\n"
         "  --streams 1,2,4        concurrent contexts on one GPU (default 1)\n"
