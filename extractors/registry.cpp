@@ -23,7 +23,8 @@
     ROW(float_motion_extractor)     \
     ROW(float_psnr_extractor)       \
     ROW(float_ansnr_extractor)      \
-    ROW(float_moment_extractor)
+    ROW(float_moment_extractor)     \
+    ROW(null_extractor)
 
 namespace vmafhip {
 

@@ -73,7 +73,9 @@ std::string text_number(double v, unsigned flags)
 
 bool log_has_frame(const VmafHipContext &c, unsigned i)
 {
-    return i < c.completed && c.status[i] == FRAME_DONE;
+    // libvmaf lists the frames its collector holds a score of: none when
+    // nothing writes one (the null extractor alone).
+    return i < c.completed && c.status[i] == FRAME_DONE && !c.names().empty();
 }
 
 double log_fps(const VmafHipContext &c)

@@ -220,6 +220,31 @@ TEST(CliArgs, HelpListsEveryFlagAndFeatureOption)
     }
 }
 
+// Everything libvmaf 3.2's CLI takes by name is here: its extractor
+// registry (feature_extractor.c, the vmaf_fex_* of the anchor's libvmaf.a)
+// and its built-in models (the src_*_json of the same library), each listed
+// by --help.
+TEST(CliArgs, HelpListsEveryLibvmafExtractorAndModel)
+{
+    const clitest::Result r = run({"--help"});
+    ASSERT_EQ(r.status, 0);
+    const std::string flat = squeeze(r.out);
+    for (const char *e : {"cambi", "ciede", "float_adm", "float_ansnr", "float_moment",
+                          "float_motion", "float_ms_ssim", "float_psnr", "float_ssim", "float_vif",
+                          "adm", "motion", "vif", "null", "psnr", "psnr_hvs", "speed_chroma",
+                          "speed_temporal"})
+        EXPECT_NE(flat.find(std::string(" ") + e + " "), std::string::npos) << e;
+    for (const char *m :
+         {"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg", "vmaf_b_v0.6.3",
+          "vmaf_float_v0.6.1", "vmaf_float_v0.6.1neg", "vmaf_float_4k_v0.6.1",
+          "vmaf_float_b_v0.6.3", "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_1d5h_2160",
+          "vmaf_v1.0.16_3d0h_2160", "vmaf_v1.0.16_hfr_3d0h", "vmaf_v1.0.16_hfr_5d0h",
+          "vmaf_v1.0.16_hfr_1d5h_2160", "vmaf_v1.0.16_hfr_3d0h_2160"})
+        EXPECT_TRUE(r.out.find(std::string("\n  ") + m + "\n") != std::string::npos ||
+                    r.out.find(std::string("\n  ") + m + " (the default)\n") != std::string::npos)
+            << m;
+}
+
 TEST(CliArgs, Version)
 {
     for (const char *flag : {"--version", "-v"}) {

@@ -225,6 +225,27 @@ TEST(CliGolden, FloatJsonIsLibvmafsByteForByte)
     EXPECT_EQ(compared, 6);
 }
 
+// libvmaf's null extractor writes nothing: alone, the log lists no frame.
+TEST(CliGolden, NullExtractorLogsNothing)
+{
+    const char name[] = "natural4_176x144_yuv422p__ref_vs_x264crf34";
+    const std::string golden =
+        clitest::read_file(testfx::path(std::string("golden/") + name + ".null.json"));
+    std::vector<std::string> args = fixture_args(name);
+    args.insert(args.end(), {"-n", "--feature", "null", "--json", "-o", "-"});
+    const clitest::Result r = run(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(with_golden_header(r.out, golden), golden);
+    // Beside another feature it changes nothing.
+    args = fixture_args(name);
+    args.insert(args.end(), {"-n", "--feature", "psnr", "--json", "-o", "-"});
+    const clitest::Result psnr = run(args);
+    args.insert(args.end() - 3, {"--feature", "null"}); // before --json -o -
+    const clitest::Result both = run(args);
+    ASSERT_EQ(both.status, 0) << both.err;
+    EXPECT_EQ(with_golden_header(both.out, psnr.out), psnr.out);
+}
+
 TEST(CliGolden, CsvHoldsTheGoldenNumbers)
 {
     const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
