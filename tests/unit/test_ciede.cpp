@@ -52,9 +52,9 @@ TEST(CiedeEntry, GpuHostSide)
         GTEST_SKIP() << "built without a GPU platform";
     const auto e = testfx::extractor<Ciede>("ciede", Geometry{1920, 1080, 10, VMAFHIP_CHROMA_420});
     EXPECT_EQ(gpu->constants_bytes(*e), 0u);
-    // a float per pixel, then the ordered sum's chunk records
+    // a float per pixel, then the ordered sum's records (one per 1024 values)
     EXPECT_GE(gpu->workspace_bytes(*e), sizeof(float) * 1920 * 1080);
-    EXPECT_LT(gpu->workspace_bytes(*e), sizeof(float) * 1920 * 1080 + 100000);
+    EXPECT_LT(gpu->workspace_bytes(*e), sizeof(float) * 1920 * 1080 * 9 / 8);
 }
 
 // ---------------------------------------------------------------------------

@@ -67,9 +67,12 @@ TEST(PsnrHvsEntry, GpuHostSide)
             EXPECT_EQ(testfx::bits(w[p].mask[k]), testfx::bits(want.mask[k])) << p << " " << k;
         }
     }
-    // The workspace: every block's 64 float terms, each plane's section a
-    // multiple of 64 terms: luma 13x8 blocks, chroma (48x30) 6x4.
-    EXPECT_EQ(e.gpu->workspace_bytes(*x), (13 * 8 + 2 * 6 * 4) * 64 * sizeof(float));
+    // The workspace: every block's 64 float terms (luma 13x8 blocks, chroma
+    // (48x30) 6x4), then each plane's records of its ordered sum (a few
+    // hundred bytes for so few terms).
+    const size_t terms = (13 * 8 + 2 * 6 * 4) * 64 * sizeof(float);
+    EXPECT_GE(e.gpu->workspace_bytes(*x), terms);
+    EXPECT_LE(e.gpu->workspace_bytes(*x), terms + 3 * 1024);
     EXPECT_NE(e.gpu->enqueue, nullptr);
 }
 
