@@ -296,10 +296,10 @@ class _Checker:
         source = self.source(entry["source"], f"{where}.source")
         if "metrics" in entry:
             metrics = self.metrics(entry["metrics"], f"{where}.metrics")
-        # Renditions are scored at the source's size; a raw source says it here, others when the
-        # scoring task probes them.
+        # Renditions are scored at the source's size and format; a raw source says them here,
+        # others when the scoring task probes them.
         if source.raw:
-            problem = vmaflog.size_problem(metrics, source.width, source.height)
+            problem = vmaflog.frame_problem(metrics, source.width, source.height, source.pix_fmt)
             if problem:
                 self.fail(f"{where}.source", problem)
         title_dir = os.path.join(output, name)

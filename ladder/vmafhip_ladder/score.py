@@ -218,15 +218,16 @@ def _score_once(ffmpeg, title, ref_info, jobs, model, scale_flags, decoders, fal
 
 def _score_all(ffmpeg, title, jobs, model, scale_flags):
     """{name: result} for `jobs`, renditions of `title`: the source is probed once (and refused,
-    failing them all, when its frames are too small for the title's metrics), each rendition
+    failing them all, when the title's metrics cannot score its frames), each rendition
     checked, and those that pass scored together; should that run fail, one by one, so the
     failing one is named."""
     try:
         ffmpeg, ffprobe = locate(ffmpeg)
         gpu = decode.worker_gpu(ffmpeg)
         ref_info = probe(ffprobe, title.source, "source")
-        # Renditions are scored at the source's size.
-        problem = vmaflog.size_problem(title.metrics, ref_info.width, ref_info.height)
+        # Renditions are scored at the source's size and format.
+        problem = vmaflog.frame_problem(title.metrics, ref_info.width, ref_info.height,
+                                        ref_info.pix_fmt)
         if problem:
             raise RenditionFailed(f"source {title.source.path}: {problem}")
     except RenditionFailed as e:

@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 
 # The score sets a plan's `metrics` chooses from: the scores the summary reports besides the
 # model's vmaf, each with the extractor that gives it. The scoring graph asks the filter for these
@@ -40,12 +41,52 @@ def mean_columns(metrics):
     return tuple(f"{name}_mean" for name in METRIC_SETS[metrics])
 
 
-def size_problem(metrics, width, height):
-    """Why frames of `width`x`height` cannot be scored with the set `metrics`, or None."""
-    if "float_ms_ssim" in METRIC_SETS[metrics] and min(width, height) < MS_SSIM_MIN_SIDE:
+# FFmpeg pixel formats the filter takes, as (chroma layout, bits per sample): planar YUV and gray
+# by name, and the semi-planar ones (NV12, P010 ...) that NVDEC decodes into.
+_PLANAR_RE = re.compile(r"yuvj?(420|422|444)p(\d+)?(le|be)?$")
+_GRAY_RE = re.compile(r"gray(\d+)?(le|be)?$")
+_SEMI_PLANAR = {"nv12": ("420", 8), "nv21": ("420", 8), "p010le": ("420", 10), "p010be": ("420", 10),
+                "p016le": ("420", 16), "p016be": ("420", 16), "p210le": ("422", 10),
+                "p216le": ("422", 16), "p410le": ("444", 10), "p416le": ("444", 16)}
+
+
+def _layout(pix_fmt):
+    """(chroma layout "420", "422", "444" or "400", bits per sample) of an FFmpeg pixel format,
+    or None for one this module does not know (the filter then says what it accepts)."""
+    if pix_fmt in _SEMI_PLANAR:
+        return _SEMI_PLANAR[pix_fmt]
+    m = _PLANAR_RE.match(pix_fmt)
+    if m:
+        return m[1], int(m[2] or 8)
+    m = _GRAY_RE.match(pix_fmt)
+    if m:
+        return "400", int(m[1] or 8)
+    return None
+
+
+def frame_problem(metrics, width, height, pix_fmt):
+    """Why frames of `width`x`height` in `pix_fmt` cannot be scored with the set `metrics`, or
+    None: libvmaf's limits of the set's extractors, which the filter would refuse only once
+    scoring starts."""
+    scores = METRIC_SETS[metrics]
+    advice = f"score this title with metrics {DEFAULT_METRICS!r}"
+    if "float_ms_ssim" in scores and min(width, height) < MS_SSIM_MIN_SIDE:
         return (f"{width}x{height} frames are too small for metrics {metrics!r}: float_ms_ssim "
-                f"(MS-SSIM) needs at least {MS_SSIM_MIN_SIDE}x{MS_SSIM_MIN_SIDE}; score this "
-                f"title with metrics {DEFAULT_METRICS!r}")
+                f"(MS-SSIM) needs at least {MS_SSIM_MIN_SIDE}x{MS_SSIM_MIN_SIDE}; {advice}")
+    layout = _layout(pix_fmt)
+    if layout is None:
+        return None
+    chroma, bits = layout
+    if "ciede2000" in scores:
+        if chroma in ("422", "400"):
+            return (f"{pix_fmt} frames cannot be scored with metrics {metrics!r}: ciede (CIEDE2000) "
+                    f"needs 4:2:0 or 4:4:4 colour; {advice}, or convert the source")
+        if chroma == "420" and (width % 2 or height % 2):
+            return (f"{width}x{height} 4:2:0 frames cannot be scored with metrics {metrics!r}: "
+                    f"ciede (CIEDE2000) needs an even width and height in 4:2:0; {advice}")
+    if "psnr_hvs" in scores and bits > 12:
+        return (f"{bits}-bit {pix_fmt} frames cannot be scored with metrics {metrics!r}: psnr_hvs "
+                f"(PSNR-HVS) takes up to 12 bits; {advice}")
     return None
 
 

@@ -68,11 +68,29 @@ class ReadingLogs(TempDirTestCase):
             vmaflog.read(default, 10, "ctc")
 
     def test_frames_too_small_for_ms_ssim(self):
-        self.assertIsNone(vmaflog.size_problem("ctc", 176, 176))
-        self.assertIsNone(vmaflog.size_problem("default", 64, 64))
+        self.assertIsNone(vmaflog.frame_problem("ctc", 176, 176, "yuv420p"))
+        self.assertIsNone(vmaflog.frame_problem("default", 64, 64, "yuv420p"))
         self.assertIn("175x176 frames are too small for metrics 'ctc': float_ms_ssim (MS-SSIM) needs "
-                      "at least 176x176", vmaflog.size_problem("ctc", 175, 176))
-        self.assertIsNotNone(vmaflog.size_problem("ctc", 1920, 100))
+                      "at least 176x176", vmaflog.frame_problem("ctc", 175, 176, "yuv444p"))
+        self.assertIsNotNone(vmaflog.frame_problem("ctc", 1920, 100, "yuv420p"))
+
+    def test_formats_ciede_and_psnr_hvs_refuse(self):
+        # libvmaf's ciede: 4:2:0 with even sizes or 4:4:4; psnr_hvs: up to 12 bits.
+        for fmt in ("yuv420p", "yuv420p10le", "yuv444p12le", "nv12", "p010le", "yuvj420p"):
+            self.assertIsNone(vmaflog.frame_problem("ctc", 1920, 1080, fmt), fmt)
+        for fmt in ("yuv422p", "yuv422p10le", "gray", "gray10le", "p210le"):
+            self.assertIn("ciede (CIEDE2000) needs 4:2:0 or 4:4:4 colour",
+                          vmaflog.frame_problem("ctc", 1920, 1080, fmt), fmt)
+        self.assertIn("1921x1080 4:2:0 frames cannot be scored with metrics 'ctc': ciede (CIEDE2000) "
+                      "needs an even width and height", vmaflog.frame_problem("ctc", 1921, 1080, "yuv420p"))
+        self.assertIsNone(vmaflog.frame_problem("ctc", 1921, 1081, "yuv444p"))
+        for fmt in ("yuv420p16le", "yuv444p16le", "p016le"):
+            self.assertIn("psnr_hvs (PSNR-HVS) takes up to 12 bits", vmaflog.frame_problem("ctc", 1920, 1080, fmt), fmt)
+        # The default set has none of these limits; a format this module does not know is left to
+        # the filter.
+        for fmt in ("yuv422p", "gray16le", "yuv420p16le"):
+            self.assertIsNone(vmaflog.frame_problem("default", 1921, 1081, fmt), fmt)
+        self.assertIsNone(vmaflog.frame_problem("ctc", 1920, 1080, "rgb24"))
 
 
 class SummaryColumns(TempDirTestCase):

@@ -99,6 +99,17 @@ class Metrics(TempDirTestCase):
         doc["titles"][0]["metrics"] = "default"
         self.assertEqual(self.load(doc).titles[0].metrics, "default")
 
+    def test_ctc_refuses_what_ciede_and_psnr_hvs_cannot_score(self):
+        doc = good_doc()
+        doc["metrics"] = "ctc"
+        source = doc["titles"][0]["source"]   # raw natural1 576x324, 4:2:0 8-bit
+        doc["titles"][0]["source"] = {**source, "pix_fmt": "yuv422p"}
+        self.assertPlanError(doc, "titles[0].source: yuv422p frames cannot be scored with metrics "
+                                  "'ctc': ciede (CIEDE2000) needs 4:2:0 or 4:4:4 colour")
+        doc["titles"][0]["source"] = {**source, "pix_fmt": "yuv420p16le"}
+        self.assertPlanError(doc, "titles[0].source: 16-bit yuv420p16le frames cannot be scored "
+                                  "with metrics 'ctc': psnr_hvs (PSNR-HVS) takes up to 12 bits")
+
 
 class BadPlans(TempDirTestCase):
     def assertPlanError(self, doc, *fragments, name="plan.yaml"):
