@@ -857,6 +857,27 @@ def test_vmaf_v1(t):
         error_case(t, t.pair(stem), f'feature=:model=version={model}', pattern, f'{model} on {stem}')
 
 
+def test_float_ctc(t):
+    """libvmaf's common-test-conditions set (float_ms_ssim, psnr_hvs, ciede) and, on the CPU
+    backend (no GPU implementation yet), its float family with the four float models, as
+    FFmpeg's libvmaf takes them: every frame's metadata equals the .ctc and .float goldens."""
+    p = t.pair('natural1_576x324_yuv420p__ref_vs_mpeg2q28')
+    ctc = [fr['metrics'] for fr in load_json(p.base + '.ctc.fullprec.json')['frames']]
+    features = q('name=float_ms_ssim|name=psnr_hvs|name=ciede')
+    (frames,), _ = t.score(p.input(), f"[0:v][1:v]{t.filt(f'feature={features}:model=')}[o0]")
+    nb = t.compare_golden(frames, p, set(ctc[0]), 'ctc', golden=ctc)
+    t.check(nb == 10 * 6, f'ctc: {nb} values compared, expected 10 frames x 6 scores')
+    if BACKEND != 'cpu':
+        return
+    golden = [fr['metrics'] for fr in load_json(p.base + '.float.fullprec.json')['frames']]
+    models = q('version=vmaf_float_v0.6.1:name=vmaf_float|version=vmaf_float_v0.6.1neg:name=vmaf_float_neg|'
+               'version=vmaf_float_4k_v0.6.1:name=vmaf_float_4k|version=vmaf_float_b_v0.6.3:name=vmaf_float_b')
+    features = q('name=float_psnr|name=float_ansnr|name=float_moment')
+    (frames,), _ = t.score(p.input(), f"[0:v][1:v]{t.filt(f'feature={features}:model={models}')}[o0]")
+    nb = t.compare_golden(frames, p, set(golden[0]), 'float', golden=golden)
+    t.check(nb == 10 * 60, f'float: {nb} values compared, expected 10 frames x 60 scores')
+
+
 # --- streams ------------------------------------------------------------------------
 def fixture_copy(fx, path, frames):
     c = Fixture.__new__(Fixture)
@@ -1639,6 +1660,7 @@ TESTS = {
     'dropin': test_dropin,
     'models': test_models,
     'vmaf-v1': test_vmaf_v1,
+    'float-ctc': test_float_ctc,
     'metadata': test_metadata,
     'ffprobe': test_ffprobe,
     'eof': test_eof,
