@@ -3,8 +3,7 @@
 // docs/speed.md §5.1, §5.2, §11); one speed_enqueue() runs §5.1 to §5.7
 // of every side of the frame into the accumulator block, which finish()
 // reads as it reads the CPU's.
-#include <cstring>
-
+#include "extractors/gpu_tables.h"
 #include "extractors/speed/speed.h"
 #include "kernels/speed/speed.h"
 
@@ -20,39 +19,23 @@ struct TableOffsets {
 TableOffsets table_offsets(const SpeedPlan &p)
 {
     TableOffsets o{};
-    size_t at = 0;
-    const auto take = [&at](size_t n) {
-        const size_t here = at;
-        at += n * 4; // float and int alike
-        return here;
-    };
-    o.taps_a = take(p.taps_a.size());
-    o.taps_l = take(p.taps_l.size());
-    o.xi = take(p.ax.idx.size());
-    o.xw = take(p.ax.w.size());
-    o.yi = take(p.ay.idx.size());
-    o.yw = take(p.ay.w.size());
-    o.bytes = at;
+    GpuTableLayout L;
+    o.taps_a = L.take(p.taps_a.size());
+    o.taps_l = L.take(p.taps_l.size());
+    o.xi = L.take(p.ax.idx.size());
+    o.xw = L.take(p.ax.w.size());
+    o.yi = L.take(p.ay.idx.size());
+    o.yw = L.take(p.ay.w.size());
+    o.bytes = L.bytes;
     return o;
-}
-
-template <typename T> void put(uint8_t *host, size_t off, const std::vector<T> &v)
-{
-    static_assert(sizeof(T) == 4);
-    if (!v.empty())
-        std::memcpy(host + off, v.data(), v.size() * sizeof(T));
 }
 
 SpeedTables tables(const SpeedPlan &p, const void *constants)
 {
     const TableOffsets o = table_offsets(p);
-    const uint8_t *c = static_cast<const uint8_t *>(constants);
-    return SpeedTables{reinterpret_cast<const float *>(c + o.taps_a),
-                       reinterpret_cast<const float *>(c + o.taps_l),
-                       reinterpret_cast<const int *>(c + o.xi),
-                       reinterpret_cast<const float *>(c + o.xw),
-                       reinterpret_cast<const int *>(c + o.yi),
-                       reinterpret_cast<const float *>(c + o.yw)};
+    return SpeedTables{gpu_table<float>(constants, o.taps_a), gpu_table<float>(constants, o.taps_l),
+                       gpu_table<int>(constants, o.xi),     gpu_table<float>(constants, o.xw),
+                       gpu_table<int>(constants, o.yi),     gpu_table<float>(constants, o.yw)};
 }
 
 // X: SpeedChroma or SpeedTemporal.
@@ -70,13 +53,12 @@ template <typename X> void fill_constants(const Extractor &e, void *host)
 {
     const SpeedPlan &p = plan_of<X>(e);
     const TableOffsets o = table_offsets(p);
-    uint8_t *h = static_cast<uint8_t *>(host);
-    put(h, o.taps_a, p.taps_a);
-    put(h, o.taps_l, p.taps_l);
-    put(h, o.xi, p.ax.idx);
-    put(h, o.xw, p.ax.w);
-    put(h, o.yi, p.ay.idx);
-    put(h, o.yw, p.ay.w);
+    put_gpu_table(host, o.taps_a, p.taps_a);
+    put_gpu_table(host, o.taps_l, p.taps_l);
+    put_gpu_table(host, o.xi, p.ax.idx);
+    put_gpu_table(host, o.xw, p.ax.w);
+    put_gpu_table(host, o.yi, p.ay.idx);
+    put_gpu_table(host, o.yw, p.ay.w);
 }
 
 template <typename X> size_t workspace_bytes(const Extractor &e)

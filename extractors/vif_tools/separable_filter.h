@@ -4,7 +4,7 @@
 // vertical pass per row, then a horizontal pass per column, each a float sum
 // from 0 of tap times sample, taps ascending, reflect-101 edges
 // (docs/speed.md §5.2, docs/float_motion.md §2). float_vif and float_motion
-// use it.
+// use it; the tap loops are kernels/speed/speed_ops.h's, which the kernels run.
 #pragma once
 
 #include <vector>
@@ -18,23 +18,14 @@ namespace vmafhip {
 template <typename Sample>
 void filter_vertical(const std::vector<float> &f, int w, int h, int i, Sample v, float *out)
 {
-    const int fw = static_cast<int>(f.size()), r = fw / 2;
-    for (int j = 0; j < w; j++) {
-        float acc = 0.0f;
-        for (int q = 0; q < fw; q++)
-            acc = acc + f[q] * v(speed_mirror(i - r + q, h), j);
-        out[j] = acc;
-    }
+    for (int j = 0; j < w; j++)
+        out[j] = speed_filter_col(v, f.data(), static_cast<int>(f.size()), h, i, j);
 }
 
 /// The horizontal pass at column j of a row t of w samples (a vertical pass).
 inline float filter_horizontal(const std::vector<float> &f, int w, const float *t, int j)
 {
-    const int fw = static_cast<int>(f.size()), r = fw / 2;
-    float acc = 0.0f;
-    for (int q = 0; q < fw; q++)
-        acc = acc + f[q] * t[speed_mirror(j - r + q, w)];
-    return acc;
+    return speed_filter_1d(SpeedRow{t}, f.data(), static_cast<int>(f.size()), w, j);
 }
 
 } // namespace vmafhip

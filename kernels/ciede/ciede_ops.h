@@ -12,6 +12,7 @@
 
 #include <math.h>
 
+#include "kernels/c_powf.h"
 #include "kernels/hd.h"
 
 namespace vmafhip {
@@ -26,19 +27,6 @@ struct CiedeLab {
 struct CiedeAccum {
     double sum;
 };
-
-/// powf as libvmaf calls it. On the GPU, the device's double pow rounded to
-/// float: the device's powf is allowed two float ulps of error, the double
-/// one gives the correctly rounded float in all but rare cases, as glibc's
-/// powf does (§7).
-VMAFHIP_HD float ciede_powf(float x, float y)
-{
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    return static_cast<float>(::pow(static_cast<double>(x), static_cast<double>(y)));
-#else
-    return ::powf(x, y);
-#endif
-}
 
 constexpr double CIEDE_PI = 3.14159265358979323846; // M_CIEDE_PI
 
@@ -101,8 +89,9 @@ VMAFHIP_HD float ciede_rotation(float c_bar, float h_bar)
 {
     const float degrees_h = static_cast<float>(h_bar * (180.0 / CIEDE_PI));
     const float t = static_cast<float>((degrees_h - 275.0) * (1.0 / 25.0));
-    const float c7 = ciede_powf(c_bar, 7.0f);
-    const float ratio = c7 / (c7 + ciede_powf(25.0f, 7.0f));
+    // powf as libvmaf calls it (kernels/c_powf.h, §7)
+    const float c7 = c_powf(c_bar, 7.0f);
+    const float ratio = c7 / (c7 + c_powf(25.0f, 7.0f));
     const float t2 = t * t;
     const float degrees = static_cast<float>(60.0 * ::exp(static_cast<double>(-t2)));
     const float radians = static_cast<float>(degrees * (CIEDE_PI / 180.0));

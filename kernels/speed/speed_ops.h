@@ -70,22 +70,56 @@ VMAFHIP_HD float speed_resample_at(const Src &src, const int *xi, const float *x
     return normalise ? acc / wsum : acc;
 }
 
+/// §5.2: one pass of the separable filter f (width fw) at position c of a
+/// line of n samples line(t): Σ_q f[q] * line(mirror(c - r + q)), in float
+/// from 0, q ascending. A vertical pass reads a column, a horizontal pass a
+/// row (float_motion and float_vif run the two passes with it,
+/// speed_filter_at() both).
+template <typename Line>
+VMAFHIP_HD float speed_filter_1d(const Line &line, const float *f, int fw, int n, int c)
+{
+    const int r = fw / 2;
+    float acc = 0.0f;
+    for (int q = 0; q < fw; q++)
+        acc = acc + f[q] * line(speed_mirror(c - r + q, n));
+    return acc;
+}
+
+/// Column col of src(row, column), as speed_filter_1d() reads a line.
+template <typename Src> struct SpeedColumn {
+    const Src &src;
+    int col;
+    VMAFHIP_HD float operator()(int y) const { return src(y, col); }
+};
+
+/// A row held in memory, as speed_filter_1d() reads a line.
+struct SpeedRow {
+    const float *t;
+    VMAFHIP_HD float operator()(int x) const { return t[x]; }
+};
+
+/// §5.2: the vertical pass at row i, column col of an h-row image src(row, column).
+template <typename Src>
+VMAFHIP_HD float speed_filter_col(const Src &src, const float *f, int fw, int h, int i, int col)
+{
+    return speed_filter_1d(SpeedColumn<Src>{src, col}, f, fw, h, i);
+}
+
+/// The vertical pass at row i of each column of src, as a line of columns.
+template <typename Src> struct SpeedVerticalPass {
+    const Src &src;
+    const float *f;
+    int fw, h, i;
+    VMAFHIP_HD float operator()(int col) const { return speed_filter_col(src, f, fw, h, i, col); }
+};
+
 /// §5.2: the separable filter f (width fw) at sample (i, j) of a w x h image
 /// src(row, column): each vertical sum, then the horizontal one, q ascending,
 /// accumulated in float from 0.
 template <typename Src>
 VMAFHIP_HD float speed_filter_at(const Src &src, const float *f, int fw, int w, int h, int i, int j)
 {
-    const int r = fw / 2;
-    float out = 0.0f;
-    for (int q = 0; q < fw; q++) {
-        const int col = speed_mirror(j - r + q, w);
-        float v = 0.0f;
-        for (int k = 0; k < fw; k++)
-            v = v + f[k] * src(speed_mirror(i - r + k, h), col);
-        out = out + f[q] * v;
-    }
-    return out;
+    return speed_filter_1d(SpeedVerticalPass<Src>{src, f, fw, h, i}, f, fw, w, j);
 }
 
 /// §5.4: the mean of the subw x subh window of e (stride) at position p of
