@@ -17,6 +17,18 @@
 
 namespace vmafhip {
 
+/// The planes of the frames before the one a backend takes a stream over at
+/// (Backend::take_over()) that the metrics read: for k < n, frame
+/// index-1-k's reference luma ref[k] (planar, any stride), its Cb and Cr
+/// ref_chroma[k] where Metrics::lookbehind_chroma, and its distorted luma
+/// dis[k] where Metrics::lookbehind_dis.
+struct EarlierPictures {
+    int n = 0;
+    PlaneView ref[MAX_LOOKBEHIND];
+    PlaneView ref_chroma[MAX_LOOKBEHIND][2];
+    PlaneView dis[MAX_LOOKBEHIND];
+};
+
 /// How the GPU backend stages frames and launches work (benchmarks vary these).
 struct HipTuning {
     enum Staging {
@@ -76,16 +88,14 @@ public:
     virtual void abandon() {}
 
     /// Start the stream at frame `index` instead of 0 (before any submit):
-    /// the frames before it were scored by another backend. prev_ref[k] is
-    /// the reference luma of frame index-1-k, for k < n = min(lookbehind,
-    /// index); prev_dis[k] its distorted luma where Metrics::lookbehind_dis,
-    /// else prev_dis is nullptr.
+    /// the frames before it were scored by another backend, and `earlier`
+    /// holds the planes of theirs that the metrics read (n = min(lookbehind,
+    /// index) frames).
     /// @return 0 or a negative errno with *err set; -ENOTSUP where a backend
     /// only scores whole streams (the handover's own).
-    virtual int take_over(unsigned index, const PlaneView *prev_ref, const PlaneView *prev_dis,
-                          int n, std::string *err)
+    virtual int take_over(unsigned index, const EarlierPictures &earlier, std::string *err)
     {
-        (void)index, (void)prev_ref, (void)prev_dis, (void)n;
+        (void)index, (void)earlier;
         *err = name() + " cannot take over a stream under way";
         return -ENOTSUP;
     }

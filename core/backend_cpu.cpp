@@ -92,6 +92,13 @@ void score(const Metrics &m, const FrameView &f, bool scored, ThreadPool &pool, 
             x.ext->cpu(f, accum + x.accum_offset, pool);
 }
 
+/// g as the metrics read its pictures: planar, samples in the low bits.
+Geometry planar_geometry(Geometry g)
+{
+    g.layout = VMAFHIP_LAYOUT_PLANAR;
+    return g;
+}
+
 // Frames scored at once: one per two threads, each frame's rows split over
 // its two (on 16 cores, 8 frames of two threads score 1080p as fast as 16 of
 // one, and 4K a quarter faster: half as much scratch competes for caches and
@@ -119,8 +126,6 @@ public:
         if (depth == 1) {
             pool_ = std::make_unique<ThreadPool>(threads);
             history_.resize(static_cast<size_t>(m.lookbehind));
-            if (m.lookbehind_dis)
-                history_dis_.resize(static_cast<size_t>(m.lookbehind));
             return;
         }
         const int n = frame_workers(threads, depth);
@@ -151,23 +156,25 @@ public:
             }
             for (int k = 0; k < m_.lookbehind; k++)
                 if (f.index > static_cast<unsigned>(k)) {
-                    v.prev_ref[k] = history_[(f.index - 1 - k) % history_.size()].view;
-                    if (!history_dis_.empty())
-                        v.prev_dis[k] = history_dis_[(f.index - 1 - k) % history_.size()].view;
+                    history_[(f.index - 1 - k) % history_.size()].views(
+                        &v.prev_ref[k], v.prev_ref_chroma[k], &v.prev_dis[k]);
                 }
             score(m_, v, scored, *pool_, j.accum.data());
-            if (!history_.empty()) {
-                history_[f.index % history_.size()].assign(v.ref[0], m_.g.bytes_per_sample());
-                if (!history_dis_.empty())
-                    history_dis_[f.index % history_.size()].assign(v.dis[0], m_.g.bytes_per_sample());
-            }
+            // v is planar already: kept as it is, semi-planar chroma not split again.
+            if (!history_.empty())
+                history_[f.index % history_.size()].assign(v.ref, v.dis[0], planar_,
+                                                           m_.lookbehind_chroma, m_.lookbehind_dis);
             return 0;
         }
         own_copy(f, &j);
         for (int k = 0; k < m_.lookbehind; k++)
             if (f.index > static_cast<unsigned>(k)) {
-                j.view.prev_ref[k] = jobs_[(f.index - 1 - k) % jobs_.size()].view.ref[0];
-                j.view.prev_dis[k] = jobs_[(f.index - 1 - k) % jobs_.size()].view.dis[0];
+                const FrameView &e = jobs_[(f.index - 1 - k) % jobs_.size()].view;
+                j.view.prev_ref[k] = e.ref[0];
+                if (m_.lookbehind_chroma)
+                    for (int c = 0; c < 2; c++)
+                        j.view.prev_ref_chroma[k][c] = e.ref[1 + c];
+                j.view.prev_dis[k] = e.dis[0];
             }
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -178,8 +185,7 @@ public:
         return 0;
     }
 
-    int take_over(unsigned index, const PlaneView *prev_ref, const PlaneView *prev_dis, int n,
-                  std::string *) override
+    int take_over(unsigned index, const EarlierPictures &earlier, std::string *) override
     {
         const int bps = m_.g.bytes_per_sample();
         tail_ = index;
@@ -187,20 +193,28 @@ public:
             std::lock_guard<std::mutex> lock(mutex_);
             next_ = index;
         }
-        for (int k = 0; k < n; k++) {
+        for (int k = 0; k < earlier.n; k++) {
             const unsigned i = index - 1 - static_cast<unsigned>(k);
             if (workers_.empty()) {
-                history_[i % history_.size()].assign(prev_ref[k], bps);
-                if (!history_dis_.empty())
-                    history_dis_[i % history_.size()].assign(prev_dis[k], bps);
+                const PlaneView ref[3] = {earlier.ref[k], earlier.ref_chroma[k][0],
+                                          earlier.ref_chroma[k][1]};
+                history_[i % history_.size()].assign(ref, earlier.dis[k], planar_,
+                                                     m_.lookbehind_chroma, m_.lookbehind_dis);
                 continue;
             }
+            // Handed over only where an extractor reads them: the other
+            // planes stay empty.
             Job &j = jobs_[i % jobs_.size()];
-            j.ref.p[0].assign(prev_ref[k], bps);
+            j.ref.p[0].assign(earlier.ref[k], bps);
             j.view.ref[0] = j.ref.p[0].view;
-            j.view.dis[0] = PlaneView{}; // handed over only where an extractor reads it
-            if (prev_dis) {
-                j.dis.p[0].assign(prev_dis[k], bps);
+            if (m_.lookbehind_chroma)
+                for (int c = 0; c < 2; c++) {
+                    j.ref.p[1 + c].assign(earlier.ref_chroma[k][c], bps);
+                    j.view.ref[1 + c] = j.ref.p[1 + c].view;
+                }
+            j.view.dis[0] = PlaneView{};
+            if (m_.lookbehind_dis) {
+                j.dis.p[0].assign(earlier.dis[k], bps);
                 j.view.dis[0] = j.dis.p[0].view;
             }
         }
@@ -289,9 +303,8 @@ private:
     const int depth_;
     std::vector<Job> jobs_;
     std::unique_ptr<ThreadPool> pool_; ///< every thread, on one frame (one frame in flight)
-    std::vector<PlaneCopy> history_;   ///< last reference lumas (one frame in flight)
-    std::vector<PlaneCopy> history_dis_; ///< last distorted lumas, where an extractor reads them
-                                         ///< (Metrics::lookbehind_dis)
+    std::vector<KeptPlanes> history_;  ///< the last frames' planes the metrics read (one frame in flight)
+    const Geometry planar_ = planar_geometry(m_.g); ///< how the metrics read the pictures
     PictureCopy converted_[2];         ///< [ref, dis] made planar (one frame in flight)
     unsigned tail_ = 0;                ///< the next frame to collect
     unsigned next_ = 0;                ///< the next frame a worker starts, under mutex_

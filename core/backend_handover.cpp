@@ -125,8 +125,7 @@ public:
         : m_(m), first_(std::move(first)), make_(std::move(make)), wake_(std::move(wake)), log_(log),
           required_(required), start_after_(start_after), name_(first_->name() + " while the GPU starts"),
           memory_(std::make_shared<HandoverMemory>(first_->host_memory())),
-          history_(static_cast<size_t>(m.lookbehind)),
-          history_dis_(m.lookbehind_dis ? static_cast<size_t>(m.lookbehind) : 0)
+          history_(static_cast<size_t>(m.lookbehind))
     {
         if (start_after_.count() == 0)
             start_making();
@@ -211,11 +210,8 @@ private:
         if (ret < 0)
             return ret;
         if (!history_.empty())
-            history_[f.index % history_.size()].assign(f.ref[0], m_.g.bytes_per_sample(),
-                                                       m_.g.sample_shift());
-        if (!history_dis_.empty())
-            history_dis_[f.index % history_dis_.size()].assign(f.dis[0], m_.g.bytes_per_sample(),
-                                                               m_.g.sample_shift());
+            history_[f.index % history_.size()].assign(f.ref, f.dis[0], m_.g, m_.lookbehind_chroma,
+                                                       m_.lookbehind_dis);
         first_frames_++;
         return 0;
     }
@@ -269,16 +265,13 @@ private:
             stay_ = true;
             return 0;
         }
-        PlaneView prev_ref[MAX_LOOKBEHIND], prev_dis[MAX_LOOKBEHIND];
-        const int n = static_cast<int>(std::min<unsigned>(static_cast<unsigned>(m_.lookbehind), index));
-        for (int k = 0; k < n; k++) {
-            const unsigned i = index - 1 - static_cast<unsigned>(k);
-            prev_ref[k] = history_[i % history_.size()].view;
-            if (!history_dis_.empty())
-                prev_dis[k] = history_dis_[i % history_dis_.size()].view;
+        EarlierPictures earlier;
+        earlier.n = static_cast<int>(std::min<unsigned>(static_cast<unsigned>(m_.lookbehind), index));
+        for (int k = 0; k < earlier.n; k++) {
+            history_[(index - 1 - static_cast<unsigned>(k)) % history_.size()].views(
+                &earlier.ref[k], earlier.ref_chroma[k], &earlier.dis[k]);
         }
-        const int ret =
-            next_->take_over(index, prev_ref, history_dis_.empty() ? nullptr : prev_dis, n, err);
+        const int ret = next_->take_over(index, earlier, err);
         if (ret < 0)
             return ret;
         if (index)
@@ -286,7 +279,6 @@ private:
                      index - 1, name_.c_str(), next_->name().c_str(), index);
         switched_ = true;
         history_.clear();
-        history_dis_.clear();
         drop_first();
         return 0;
     }
@@ -310,8 +302,7 @@ private:
     const std::chrono::milliseconds start_after_;
     const std::string name_;
     std::shared_ptr<HandoverMemory> memory_;
-    std::vector<PlaneCopy> history_; ///< reference lumas of the first backend's last frames
-    std::vector<PlaneCopy> history_dis_; ///< their distorted lumas (Metrics::lookbehind_dis)
+    std::vector<KeptPlanes> history_; ///< the planes read of the first backend's last frames
 
     // The making thread's results: written before ready_ is set, read after.
     std::thread maker_;

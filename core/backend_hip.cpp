@@ -127,8 +127,7 @@ public:
     int submit(const FrameView &f, bool scored, void *const fence[2], std::string *err) override;
     int submit_kept(const FrameView &f, bool scored, void *const fence[2], std::string *err) override;
     void abandon() override;
-    int take_over(unsigned index, const PlaneView *prev_ref, const PlaneView *prev_dis, int n,
-                  std::string *err) override;
+    int take_over(unsigned index, const EarlierPictures &earlier, std::string *err) override;
     std::shared_ptr<HostMemory> host_memory() const override
     {
         return std::make_shared<PinnedHostMemory>(dev_.index);
@@ -250,11 +249,13 @@ int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, 
     name_ = strprintf("hip: %s (%s)", dev_.name.c_str(), dev_.arch.c_str());
     log_.log(VMAFHIP_LOG_INFO, "GPU %d: %s, %s, %zu MiB, %d compute units\n", dev_.index,
              dev_.name.c_str(), dev_.arch.c_str(), dev_.total_mem >> 20, dev_.sm_count);
-    for (const Instance &x : m_.ext)
-        if (!x.ext->info().gpu) {
-            *err = strprintf("%s has no GPU implementation in this build", x.ext->info().name);
+    for (const Instance &x : m_.ext) {
+        const std::string why = gpu_unavailable(*x.ext);
+        if (!why.empty()) {
+            *err = why;
             return -ENOTSUP;
         }
+    }
 
     // The pictures as copied: the reference luma first (what every-frame
     // extractors read). Semi-planar chroma is split into planes after them.
@@ -330,6 +331,9 @@ int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, 
         for (int k = 0; k < m_.lookbehind; k++) {
             const GpuFrame &prev = slots_[(i + n_slots - 1 - k) % n_slots].frame;
             slots_[i].frame.prev_ref[k] = prev.ref[0];
+            if (m_.lookbehind_chroma)
+                for (int c = 0; c < 2; c++)
+                    slots_[i].frame.prev_ref_chroma[k][c] = prev.ref[1 + c];
             if (m_.lookbehind_dis)
                 slots_[i].frame.prev_dis[k] = prev.dis[0];
         }
@@ -572,21 +576,29 @@ int HipBackend::enqueue_frame(unsigned i, const FrameView &f, bool scored, void 
     return 0;
 }
 
-// The previous lumas go into the slots before the first one this backend
-// fills, where the frames that read them look (prev_ref, prev_dis).
-int HipBackend::take_over(unsigned, const PlaneView *prev_ref, const PlaneView *prev_dis, int n,
-                          std::string *err)
+// The previous frames' planes go into the slots before the first one this
+// backend fills, where the frames that read them look (prev_ref,
+// prev_ref_chroma, prev_dis): the staged planes the kernels read, planar.
+int HipBackend::take_over(unsigned, const EarlierPictures &earlier, std::string *err)
 {
     GPU_TRY(hipSetDevice(dev_.index));
+    const int n = earlier.n;
     head_ = tail_ = static_cast<unsigned>(n);
-    const size_t row = static_cast<size_t>(m_.g.w) * m_.g.bytes_per_sample();
+    const int bps = m_.g.bytes_per_sample();
     for (int k = 0; k < n; k++) {
         Slot &s = slots_[static_cast<size_t>(n - 1 - k) % slots_.size()];
-        for (int pic = 0; pic < (prev_dis ? 2 : 1); pic++) {
+        const GpuPlane *to[4] = {&s.frame.ref[0], &s.frame.ref[1], &s.frame.ref[2], &s.frame.dis[0]};
+        const PlaneView *from[4] = {&earlier.ref[k], &earlier.ref_chroma[k][0],
+                                    &earlier.ref_chroma[k][1], &earlier.dis[k]};
+        const bool handed[4] = {true, m_.lookbehind_chroma, m_.lookbehind_chroma, m_.lookbehind_dis};
+        for (int q = 0; q < 4; q++) {
+            if (!handed[q])
+                continue;
             // A packed copy (positive stride) in pageable memory: the copy
             // has taken it once the call returns.
-            const PlaneView &p = pic ? prev_dis[k] : prev_ref[k];
-            GPU_TRY(hipMemcpy2DAsync(s.dev + plane_off_[pic][0], row, p.data,
+            const PlaneView &p = *from[q];
+            const size_t row = static_cast<size_t>(p.w) * bps;
+            GPU_TRY(hipMemcpy2DAsync(const_cast<uint8_t *>(to[q]->data), row, p.data,
                                      static_cast<size_t>(p.stride), row, static_cast<size_t>(p.h),
                                      hipMemcpyHostToDevice, s.stream));
         }

@@ -20,15 +20,17 @@ namespace {
 thread_local std::string open_error;
 
 // An extractor the context runs that has no GPU code in this build (one
-// whose GPU implementation does not exist yet): -ENOTSUP naming it, or 0.
+// whose GPU implementation does not exist yet), or whose GPU code refuses
+// this host (GpuImpl::refuse): -ENOTSUP naming it, or 0.
 int gpu_code_for_every_extractor(const Metrics &m, std::string *msg)
 {
-    for (const Instance &x : m.ext)
-        if (!x.ext->info().gpu) {
-            *msg = strprintf("%s has no GPU implementation in this build (backend cpu runs it)",
-                             x.ext->info().name);
+    for (const Instance &x : m.ext) {
+        const std::string why = gpu_unavailable(*x.ext);
+        if (!why.empty()) {
+            *msg = why + " (backend cpu runs it)";
             return -ENOTSUP;
         }
+    }
     return 0;
 }
 

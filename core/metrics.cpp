@@ -200,6 +200,7 @@ void lay_out(Metrics *m)
         m->planes = std::max(m->planes, x.ext->planes());
         m->lookbehind = std::max(m->lookbehind, x.ext->lookbehind());
         m->lookbehind_dis = m->lookbehind_dis || x.ext->lookbehind_dis();
+        m->lookbehind_chroma = m->lookbehind_chroma || x.ext->lookbehind_chroma();
         m->lookahead = std::max(m->lookahead, x.ext->lookahead());
     }
     // libvmaf's log order: what extractors write per frame (with the late

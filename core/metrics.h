@@ -59,6 +59,7 @@ struct Metrics {
     int planes = 1;                           ///< planes of both pictures read: 1 or 3
     int lookbehind = 0;                       ///< earlier reference pictures read
     bool lookbehind_dis = false;              ///< their distorted pictures too (prev_dis)
+    bool lookbehind_chroma = false;           ///< their chroma too (prev_ref_chroma; planes is 3)
     int lookahead = 0;                        ///< later frames a frame's scores need
     std::vector<double> model_inputs;         ///< scratch of metrics_complete()
     std::vector<double> late_values;          ///< scratch of metrics_complete()

@@ -83,4 +83,33 @@ struct PictureCopy {
     }
 };
 
+/// The planes of an earlier frame that extractors read (Metrics::lookbehind,
+/// lookbehind_chroma, lookbehind_dis), planar and packed: the reference luma,
+/// its Cb and Cr where chroma, the distorted luma where with_dis; the other
+/// planes stay empty (null data).
+struct KeptPlanes {
+    PictureCopy ref;
+    PlaneCopy dis;
+
+    /// Copies them from a frame pair in geometry g's layout.
+    void assign(const PlaneView ref_in[3], const PlaneView &dis_in, const Geometry &g, bool chroma,
+                bool with_dis)
+    {
+        PlaneView planar[3];
+        ref.assign(ref_in, g, chroma ? 3 : 1, planar);
+        if (with_dis)
+            dis.assign(dis_in, g.bytes_per_sample(), g.sample_shift());
+    }
+
+    /// Their views (null data where not kept): the reference luma, its Cb
+    /// and Cr, the distorted luma.
+    void views(PlaneView *ref_out, PlaneView chroma_out[2], PlaneView *dis_out) const
+    {
+        *ref_out = ref.p[0].view;
+        chroma_out[0] = ref.p[1].view;
+        chroma_out[1] = ref.p[2].view;
+        *dis_out = dis.view;
+    }
+};
+
 } // namespace vmafhip

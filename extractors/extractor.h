@@ -84,6 +84,10 @@ struct GpuImpl {
     /// accum_bytes(), zeroed by the caller). Must not synchronise.
     void (*enqueue)(const Extractor &e, GpuStream stream, const GpuFrame &f,
                     const void *constants, void *workspace, void *d_accum);
+    /// Why the device cannot give this instance the CPU's bytes on this
+    /// host (the backend then refuses it, as an extractor without GPU code),
+    /// or "" (nullptr: never).
+    std::string (*refuse)(const Extractor &e) = nullptr;
 };
 
 /// GpuImpl members for extractors without constants or workspace.
@@ -174,6 +178,10 @@ public:
     /// Whether the distorted pictures of those frames are read too
     /// (FrameView::prev_dis; the CPU backend keeps them only then).
     virtual bool lookbehind_dis() const { return false; }
+    /// Whether the chroma planes of those reference pictures are read too
+    /// (FrameView::prev_ref_chroma, GpuFrame::prev_ref_chroma; planes() is
+    /// then 3).
+    virtual bool lookbehind_chroma() const { return false; }
     /// Later frames that finish_late() of a frame needs.
     virtual int lookahead() const { return 0; }
     /// Runs on every frame even when frames are subsampled (libvmaf's
@@ -211,6 +219,11 @@ const ExtractorInfo *find_extractor(const std::string &name);
 /// The entry providing libvmaf feature `libvmaf_name` (first in table
 /// order, as libvmaf picks), or nullptr.
 const ExtractorInfo *find_provider(const std::string &libvmaf_name);
+
+/// Why instance e cannot run on the GPU backend of this build and host
+/// ("<name> has no GPU implementation in this build", or GpuImpl::refuse's
+/// reason after "<name> cannot run on the GPU here: "), or "".
+std::string gpu_unavailable(const Extractor &e);
 
 /// The output name of feature `libvmaf_name` of e for an instance whose
 /// options add `suffix`, or "" when e does not provide it. Whether an

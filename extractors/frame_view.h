@@ -58,7 +58,7 @@ struct Geometry {
     int scored_row(int q) const { return semi_planar() && q == 1 ? 2 * scored_w(1) : scored_w(q); }
 };
 
-/// Earlier reference pictures an extractor may read (motion): luma only.
+/// Earlier reference pictures an extractor may read (motion, float_motion).
 constexpr int MAX_LOOKBEHIND = 2;
 
 /// A frame pair, planes cropped to the scored sizes. The metrics read it
@@ -71,6 +71,9 @@ struct FrameView {
     /// Luma of the reference pictures of frames index-1 and index-2, for
     /// extractors with a look-behind; data is nullptr where there is none.
     PlaneView prev_ref[MAX_LOOKBEHIND];
+    /// Cb and Cr of those reference pictures (planar), where an extractor
+    /// reads them (Extractor::lookbehind_chroma); data is nullptr otherwise.
+    PlaneView prev_ref_chroma[MAX_LOOKBEHIND][2];
     /// Luma of the distorted pictures of frames index-1 and index-2, where the
     /// CPU backend scores (speed_temporal); data is nullptr where there is none.
     PlaneView prev_dis[MAX_LOOKBEHIND];

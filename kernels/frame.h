@@ -26,6 +26,10 @@ struct GpuFrame {
     /// of the luma size; before the first frames it holds stale samples,
     /// which the extractors ignore (they know the frame index on the host).
     GpuPlane prev_ref[GPU_MAX_LOOKBEHIND];
+    /// Cb and Cr of those reference pictures (planar), where an extractor
+    /// reads them (Metrics::lookbehind_chroma), with the same stale samples
+    /// before the first frames; null planes otherwise.
+    GpuPlane prev_ref_chroma[GPU_MAX_LOOKBEHIND][2];
     /// Luma of the distorted pictures of the same frames, where an extractor
     /// reads them (Metrics::lookbehind_dis: speed_temporal), with the same
     /// stale samples before the first frames; null planes otherwise.
