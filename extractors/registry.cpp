@@ -57,6 +57,15 @@ const ExtractorInfo *find_provider(const std::string &libvmaf_name)
     return nullptr;
 }
 
+std::string gpu_unavailable(const Extractor &e)
+{
+    const GpuImpl *gpu = e.info().gpu;
+    if (!gpu)
+        return std::string(e.info().name) + " has no GPU implementation in this build";
+    const std::string why = gpu->refuse ? gpu->refuse(e) : std::string();
+    return why.empty() ? why : std::string(e.info().name) + " cannot run on the GPU here: " + why;
+}
+
 std::string provided_output_name(const ExtractorInfo &e, const std::string &libvmaf_name,
                                  const std::string &suffix)
 {

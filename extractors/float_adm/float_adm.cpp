@@ -4,6 +4,7 @@
 #include "extractors/float_adm/float_adm.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstddef>
 #include <iterator>
 
@@ -11,6 +12,8 @@
 #include "extractors/options.h"
 
 namespace vmafhip {
+
+extern const GpuImpl float_adm_gpu;
 
 namespace {
 
@@ -107,6 +110,18 @@ const ProvidedFeature provides[] = {
     {"adm_den_scale3", "adm_den_scale3"},
 };
 
+/// §7.5 the three orientations' p-norms of a scale's region sums plus the
+/// noise floor of weight nw, added H + V + D (float).
+float p_norms(const double sums[3], int area, double nw, double p)
+{
+    const float e = static_cast<float>(1.0f / p);
+    const float noise = powf(static_cast<float>(area * nw), e);
+    float n[3];
+    for (int t = 0; t < FADM_ORIENTATIONS; t++)
+        n[t] = powf(static_cast<float>(sums[t]), e) + noise;
+    return n[0] + n[1] + n[2];
+}
+
 std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::string *msg)
 {
     return create_checked<FloatAdm>(float_adm_extractor, c, ret, msg);
@@ -116,9 +131,7 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::strin
 
 const ExtractorInfo float_adm_extractor = {
     .name = "float_adm",
-    .help = "libvmaf's floating-point ADM (detail loss) of luma: adm2, aim, adm3, adm_scale0..3 "
-            "(CPU only: the GPU backend refuses it, backend auto without gpu_wait scores on the "
-            "CPU)",
+    .help = "libvmaf's floating-point ADM (detail loss) of luma: adm2, aim, adm3, adm_scale0..3",
     .options = options,
     .n_options = static_cast<int>(std::size(options)),
     .provides = provides,
@@ -128,7 +141,7 @@ const ExtractorInfo float_adm_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(float_adm_gpu),
 };
 
 int FloatAdm::check(const ExtractorConfig &c, std::string *msg)
@@ -149,7 +162,12 @@ FloatAdm::FloatAdm(const ExtractorConfig &c)
       o_(options_struct<FloatAdmOptions>(float_adm_extractor, c.options)), g_(c.g),
       suffix_(c.suffix)
 {
-    csf_weights(o_, rf_);
+    float rf[FLOAT_ADM_SCALES][2];
+    csf_weights(o_, rf);
+    for (int s = 0; s < FLOAT_ADM_SCALES; s++) {
+        rf3_[s][0] = rf3_[s][1] = rf[s][0];
+        rf3_[s][2] = rf[s][1];
+    }
 }
 
 void FloatAdm::names(std::vector<std::string> *out) const
@@ -171,7 +189,28 @@ void FloatAdm::names(std::vector<std::string> *out) const
 
 void FloatAdm::finish(unsigned, const void *accum, double *out)
 {
-    const FloatAdmAccum &a = *static_cast<const FloatAdmAccum *>(accum);
+    const FloatAdmAccum &acc = *static_cast<const FloatAdmAccum *>(accum);
+    // §7.5 the per-scale floats (libvmaf's scores[] and the AIM numerators)
+    // from the region sums; §8 scale 0 of adm_skip_scale0.
+    struct {
+        double num[FLOAT_ADM_SCALES], den[FLOAT_ADM_SCALES], aim[FLOAT_ADM_SCALES];
+    } a;
+    int w = g_.w, h = g_.h;
+    for (int s = 0; s < FLOAT_ADM_SCALES; s++) {
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+        if (s == 0 && o_.skip_scale0) {
+            a.num[s] = 0.0f;
+            a.den[s] = 1e-10f;
+            a.aim[s] = 0.0f;
+            continue;
+        }
+        const FadmRegion g = fadm_region(w, h);
+        const int area = (g.bottom - g.top) * (g.right - g.left);
+        a.den[s] = p_norms(acc.sum[s][FADM_DEN], area, o_.noise_weight, o_.p_norm);
+        a.num[s] = p_norms(acc.sum[s][FADM_NUM], area, o_.noise_weight, o_.p_norm);
+        a.aim[s] = p_norms(acc.sum[s][FADM_AIM], area, 0.0, o_.p_norm);
+    }
     // §8: double sums of the per-scale floats, scales ascending; aim leaves
     // out adm_skip_aim_scale.
     double num = 0, den = 0, aim_num = 0, aim_den = 0;

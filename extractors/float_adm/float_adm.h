@@ -1,17 +1,19 @@
 // float_adm: libvmaf's floating-point ADM (feature/float_adm.c, adm.c,
 // adm_tools.c), docs/float_adm.md. A Daubechies-2 DWT of luma on four
 // scales, the detail-loss / additive-impairment split, CSF weights and
-// contrast masking in float, as libvmaf computes them. CPU only.
+// contrast masking in float, as libvmaf computes them. The per-position
+// arithmetic is kernels/float_adm/float_adm_ops.h's, shared by the CPU code
+// (float_adm_cpu.cpp) and the GPU kernels (float_adm_gpu.cpp's launcher).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "extractors/extractor.h"
+#include "kernels/float_adm/float_adm_ops.h"
 
 namespace vmafhip {
-
-constexpr int FLOAT_ADM_SCALES = 4;
 
 /// Smallest width and height (§9): every scale's input at least 2 samples
 /// and every band at least 2 wide and high, where libvmaf's mirrors stay
@@ -42,13 +44,21 @@ struct FloatAdmOptions {
     int skip_scale0;         ///< adm_skip_scale0
 };
 
-/// The per-scale floats of one frame (libvmaf's scores[] and the AIM
-/// numerators), each a float value held in a double.
-struct FloatAdmAccum {
-    double num[FLOAT_ADM_SCALES];
-    double den[FLOAT_ADM_SCALES];
-    double aim[FLOAT_ADM_SCALES];
-};
+/// §6.2 float(cos(1°) cos(1°)), as libvmaf rounds it.
+float float_adm_cos_1deg_sq();
+
+/// §6.1 the host's reciprocal estimate as fadm_rcp()'s table
+/// (FADM_RCP_ENTRIES entries), checked once per process against the
+/// processor's rcpss on every significand of [1, 2), a sample of every
+/// exponent of both signs and the edges (zeros, subnormals, infinities,
+/// NaNs, results below the normal range). @return the table, or nullptr
+/// where the processor's rcpss does not follow fadm_rcp()'s model (*why
+/// says where it differs) or where this build divides without it (no SSE2:
+/// *why is empty, IEEE division is libvmaf's then).
+const uint32_t *float_adm_rcp_table(std::string *why);
+
+/// Whether this build divides like libvmaf with rcpss (x86 with SSE2).
+bool float_adm_uses_rcp();
 
 extern const ExtractorInfo float_adm_extractor;
 
@@ -68,11 +78,16 @@ public:
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
 
+    const FloatAdmOptions &options() const { return o_; }
+    const Geometry &geometry() const { return g_; }
+    /// The CSF weights of scale s by orientation H, V, D (§5).
+    const float *rf3(int s) const { return rf3_[s]; }
+
 private:
     FloatAdmOptions o_;
     Geometry g_;
     std::string suffix_;
-    float rf_[FLOAT_ADM_SCALES][2];
+    float rf3_[FLOAT_ADM_SCALES][FADM_ORIENTATIONS];
 };
 
 } // namespace vmafhip

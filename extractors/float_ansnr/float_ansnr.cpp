@@ -11,6 +11,8 @@
 
 namespace vmafhip {
 
+extern const GpuImpl float_ansnr_gpu;
+
 namespace {
 
 // libvmaf's provided_features: float_anpsnr is written but not listed (§3).
@@ -27,8 +29,7 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::strin
 
 const ExtractorInfo float_ansnr_extractor = {
     .name = "float_ansnr",
-    .help = "libvmaf's anti-noise SNR of luma and its PSNR: float_ansnr, float_anpsnr (CPU only: "
-            "the GPU backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .help = "libvmaf's anti-noise SNR of luma and its PSNR: float_ansnr, float_anpsnr",
     .options = nullptr,
     .n_options = 0,
     .provides = provides,
@@ -38,7 +39,7 @@ const ExtractorInfo float_ansnr_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(float_ansnr_gpu),
 };
 
 int FloatAnsnr::check(const ExtractorConfig &c, std::string *msg)

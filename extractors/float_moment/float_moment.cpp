@@ -6,6 +6,8 @@
 
 namespace vmafhip {
 
+extern const GpuImpl float_moment_gpu;
+
 namespace {
 
 // libvmaf's provided_features names the extractor, not one of its outputs
@@ -24,8 +26,7 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *, std::string *
 const ExtractorInfo float_moment_extractor = {
     .name = "float_moment",
     .help = "libvmaf's first and second moments of the float luma of both pictures: "
-            "float_moment_ref1st, _dis1st, _ref2nd, _dis2nd (CPU only: the GPU backend refuses "
-            "it, backend auto without gpu_wait scores on the CPU)",
+            "float_moment_ref1st, _dis1st, _ref2nd, _dis2nd",
     .options = nullptr,
     .n_options = 0,
     .provides = provides,
@@ -35,7 +36,7 @@ const ExtractorInfo float_moment_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(float_moment_gpu),
 };
 
 FloatMoment::FloatMoment(const ExtractorConfig &c) : Extractor(float_moment_extractor), g_(c.g) {}

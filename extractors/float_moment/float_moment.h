@@ -1,16 +1,13 @@
 // float_moment: libvmaf's first and second moments of the float luma planes
-// (feature/float_moment.c and moment.c), docs/float_psnr.md §4. CPU only.
+// (feature/float_moment.c and moment.c), docs/float_psnr.md §4. The GPU
+// runs the same arithmetic (kernels/float_picture); FloatMomentAccum is
+// kernels/float_picture/float_picture_ops.h's.
 #pragma once
 
 #include "extractors/extractor.h"
+#include "kernels/float_picture/float_picture_ops.h"
 
 namespace vmafhip {
-
-/// The sums of the samples and of their float32 squares, as doubles in
-/// libvmaf's row-major order: ref and dis.
-struct FloatMomentAccum {
-    double ref1, dis1, ref2, dis2;
-};
 
 extern const ExtractorInfo float_moment_extractor;
 
@@ -22,6 +19,8 @@ public:
     size_t accum_bytes() const override { return sizeof(FloatMomentAccum); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
+
+    const Geometry &geometry() const { return g_; }
 
 private:
     Geometry g_;

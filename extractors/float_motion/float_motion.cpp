@@ -15,6 +15,8 @@
 
 namespace vmafhip {
 
+extern const GpuImpl float_motion_gpu;
+
 namespace {
 
 #define FMOT_OPT(f) offsetof(FloatMotionOptions, f)
@@ -43,17 +45,14 @@ constexpr OptionSpec options[] = {
     {.name = "motion_filter_size", .alias = "mfs", .type = OptionType::Int,
      .offset = FMOT_OPT(filter_size), .def = 5, .min = 0, .max = 9, .in_name = true,
      .help = "filtering size: 3 (3-tap blur), 1 (no blur), any other value the 5-tap blur"},
+    {.name = "motion_add_uv", .alias = "mau", .type = OptionType::Bool,
+     .offset = FMOT_OPT(add_uv), .def = 0, .min = 0, .max = 1, .in_name = true,
+     .help = "add the chroma planes' motion scores to the luma's"},
     {.name = "motion_max_val", .alias = "mmxv", .type = OptionType::Double,
      .offset = FMOT_OPT(max_val), .def = 10000, .min = 0, .max = 10000, .in_name = true,
      .help = "maximum value allowed; larger values will be clipped to this value"},
 };
 #undef FMOT_OPT
-
-// §1.2: libvmaf's option that needs the chroma of the previous frame.
-const UnsupportedOption unsupported[] = {
-    {"motion_add_uv", "mau",
-     "the chroma terms need the previous frame's chroma, which the backends do not keep"},
-};
 
 // libvmaf's provided_features, with the names its output files use.
 const ProvidedFeature provides[] = {
@@ -91,8 +90,7 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *ret, std::strin
 const ExtractorInfo float_motion_extractor = {
     .name = "float_motion",
     .help = "libvmaf's float motion: blurred reference differences between frames, motion2 and "
-            "motion3 (CPU only: the GPU backend refuses it, backend auto without gpu_wait "
-            "scores on the CPU)",
+            "motion3",
     .options = options,
     .n_options = static_cast<int>(std::size(options)),
     .provides = provides,
@@ -102,9 +100,7 @@ const ExtractorInfo float_motion_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 1, // motion2 of frame i needs frame i + 1 (§4)
     .create = create,
-    .gpu = nullptr,
-    .unsupported = unsupported,
-    .n_unsupported = static_cast<int>(std::size(unsupported)),
+    .gpu = VMAFHIP_GPU_IMPL(float_motion_gpu),
 };
 
 int FloatMotion::min_side(int filter_size)
@@ -131,6 +127,18 @@ int FloatMotion::check(const ExtractorConfig &c, std::string *msg)
                          g.w, g.h, o.filter_size, need);
         return -ERANGE;
     }
+    if (o.add_uv && g.chroma == VMAFHIP_CHROMA_400) {
+        *msg = "float_motion option motion_add_uv: 4:0:0 has no chroma planes to score; use "
+               "4:2:0, 4:2:2 or 4:4:4, or leave motion_add_uv off";
+        return -EINVAL;
+    }
+    if (o.add_uv && (g.scored_w(1) < need || g.scored_h(1) < need)) {
+        *msg = strprintf("float_motion option motion_add_uv: chroma planes %dx%d are too small: "
+                         "with motion_filter_size %d they must be at least %dx%d (the blur's "
+                         "mirror leaves smaller planes)",
+                         g.scored_w(1), g.scored_h(1), o.filter_size, need, need);
+        return -ERANGE;
+    }
     if (o.add_scale1 && scaled_size(g.w, 0.5) > MAX_HALF_WIDTH) {
         *msg = strprintf("float_motion option motion_add_scale1: frame width %d is too large: "
                          "libvmaf's half-size pictures are at most %d wide (frames up to %d)",
@@ -142,15 +150,17 @@ int FloatMotion::check(const ExtractorConfig &c, std::string *msg)
 
 FloatMotion::FloatMotion(const ExtractorConfig &c)
     : Extractor(float_motion_extractor),
-      o_(options_struct<FloatMotionOptions>(float_motion_extractor, c.options)), bpc_(c.g.bpc),
+      o_(options_struct<FloatMotionOptions>(float_motion_extractor, c.options)), g_(c.g),
+      bpc_(c.g.bpc),
       suffix_(c.suffix),
       taps_(o_.filter_size == 3 ? taps(filter3)
                                 : o_.filter_size == 1 ? taps(filter5_no_op) : taps(filter5))
 {
-    // §3.2: (int)(n * 0.5 + 0.5) samples each way, bilinear.
-    if (o_.add_scale1)
-        half_ = resampling(Scaler::Bilinear, c.g.w, c.g.h, scaled_size(c.g.w, 0.5),
-                           scaled_size(c.g.h, 0.5));
+    // §3.2: (int)(n * 0.5 + 0.5) samples each way, bilinear, per plane size.
+    for (int q = 0; q < (o_.add_uv ? 2 : 1) && o_.add_scale1; q++) {
+        const int w = q ? c.g.scored_w(1) : c.g.w, h = q ? c.g.scored_h(1) : c.g.h;
+        half_[q] = resampling(Scaler::Bilinear, w, h, scaled_size(w, 0.5), scaled_size(h, 0.5));
+    }
 }
 
 void FloatMotion::names(std::vector<std::string> *out) const
@@ -187,12 +197,18 @@ double FloatMotion::blended(double x) const
     return b < o_.max_val ? b : o_.max_val;
 }
 
+double FloatMotion::score(const FloatMotionAccum &a) const
+{
+    // §3.3: the planes' float scores added in double, (Y + Cb) + Cr.
+    return o_.add_uv ? (a.plane[0] + a.plane[1]) + a.plane[2] : a.plane[0];
+}
+
 void FloatMotion::finish(unsigned index, const void *accum, double *out)
 {
     FloatMotionAccum a;
     std::memcpy(&a, accum, sizeof a);
     // §3: frame 0 has no score (and none is computed with motion_force_zero).
-    const double v = o_.force_zero || index == 0 ? 0.0 : a.score;
+    const double v = o_.force_zero || index == 0 ? 0.0 : score(a);
     if (window_.empty())
         base_ = index;
     window_.push_back(v);

@@ -8,6 +8,8 @@
 
 namespace vmafhip {
 
+extern const GpuImpl float_psnr_gpu;
+
 namespace {
 
 const ProvidedFeature provides[] = {
@@ -23,8 +25,7 @@ std::unique_ptr<Extractor> create(const ExtractorConfig &c, int *, std::string *
 
 const ExtractorInfo float_psnr_extractor = {
     .name = "float_psnr",
-    .help = "libvmaf's float PSNR of luma, capped per bit depth: float_psnr (CPU only: the GPU "
-            "backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .help = "libvmaf's float PSNR of luma, capped per bit depth: float_psnr",
     .options = nullptr,
     .n_options = 0,
     .provides = provides,
@@ -34,7 +35,7 @@ const ExtractorInfo float_psnr_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(float_psnr_gpu),
 };
 
 FloatPsnrLimits float_psnr_limits(int bpc)

@@ -1,18 +1,14 @@
 // float_psnr: libvmaf's float PSNR of luma (feature/float_psnr.c and
 // psnr.c), docs/float_psnr.md §2. The mean squared difference of the float
 // luma planes (extractors/float_picture.h) as dB, capped per bit depth.
-// CPU only.
+// The GPU runs the same arithmetic (kernels/float_picture); FloatPsnrAccum
+// is kernels/float_picture/float_picture_ops.h's.
 #pragma once
 
 #include "extractors/extractor.h"
+#include "kernels/float_picture/float_picture_ops.h"
 
 namespace vmafhip {
-
-/// The sum of the squared differences (float32 squares added into a double,
-/// in libvmaf's row-major order).
-struct FloatPsnrAccum {
-    double noise;
-};
 
 /// §2.2: the peak and the cap of float_psnr and float_anpsnr at a bit depth
 /// (8, 10, 12, 16): (2^bpc - 1) / 2^(bpc - 8) and 6 * bpc + 12 dB.
@@ -31,6 +27,8 @@ public:
     size_t accum_bytes() const override { return sizeof(FloatPsnrAccum); }
     void cpu(const FrameView &f, void *accum, ThreadPool &pool) const override;
     void finish(unsigned index, const void *accum, double *out) override;
+
+    const Geometry &geometry() const { return g_; }
 
 private:
     Geometry g_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstddef>
 #include <iterator>
 
@@ -12,6 +13,8 @@
 #include "extractors/options.h"
 
 namespace vmafhip {
+
+extern const GpuImpl float_vif_gpu;
 
 namespace {
 
@@ -90,8 +93,7 @@ int min_frame_side(int side, double ps)
 
 const ExtractorInfo float_vif_extractor = {
     .name = "float_vif",
-    .help = "libvmaf's float visual information fidelity, luma, 4 scales: vif_scale0..3 (CPU "
-            "only: the GPU backend refuses it, backend auto without gpu_wait scores on the CPU)",
+    .help = "libvmaf's float visual information fidelity, luma, 4 scales: vif_scale0..3",
     .options = options,
     .n_options = static_cast<int>(std::size(options)),
     .provides = provides,
@@ -101,7 +103,7 @@ const ExtractorInfo float_vif_extractor = {
     .bit_depths = bit_depth(8) | bit_depth(10) | bit_depth(12) | bit_depth(16),
     .max_lookahead = 0,
     .create = create,
-    .gpu = nullptr,
+    .gpu = VMAFHIP_GPU_IMPL(float_vif_gpu),
 };
 
 int FloatVif::min_scaled_side(const FloatVifOptions &o)
@@ -162,6 +164,13 @@ FloatVif::FloatVif(const ExtractorConfig &c)
         const int fw = gaussian_width(s, k);
         p.filter[s] = gaussian_taps(fw, static_cast<float>(fw) / 5.0f);
     }
+}
+
+FvifStat FloatVif::stat() const
+{
+    return FvifStat{static_cast<float>(o_.egl), o_.sigma_nsq,
+                    static_cast<float>(powf(static_cast<float>(o_.sigma_nsq), 2.0f) /
+                                       (255.0 * 255.0))};
 }
 
 void FloatVif::names(std::vector<std::string> *out) const

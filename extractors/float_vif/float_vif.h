@@ -1,7 +1,8 @@
 // float_vif: libvmaf's float visual information fidelity (float_vif.c,
 // vif.c, vif_tools.c), docs/float_vif.md; § numbers in this folder are its
 // sections. Luma only, four scales of Gaussian-filtered statistics in float,
-// each scale's num and den summed in libvmaf's row order. CPU only.
+// each scale's num and den summed in libvmaf's row order, on the CPU
+// (float_vif_cpu.cpp) and the GPU (float_vif_gpu.cpp, §7).
 #pragma once
 
 #include <string>
@@ -9,10 +10,9 @@
 
 #include "extractors/extractor.h"
 #include "extractors/vif_tools/vif_tools.h"
+#include "kernels/float_vif/float_vif_ops.h"
 
 namespace vmafhip {
-
-constexpr int FLOAT_VIF_SCALES = 4;
 
 /// Option values (float_vif_extractor's OptionSpec table, libvmaf's order), §1.2.
 struct FloatVifOptions {
@@ -24,12 +24,6 @@ struct FloatVifOptions {
     int prescale_method;    ///< vif_prescale_method: a Scaler (§2)
     double sigma_nsq;       ///< vif_sigma_nsq: neural noise variance (§4)
     int skip_scale0;        ///< vif_skip_scale0 (§5)
-};
-
-/// The per-scale float sums of one frame (§4), held as doubles (exact).
-struct FloatVifAccum {
-    double num[FLOAT_VIF_SCALES];
-    double den[FLOAT_VIF_SCALES];
 };
 
 /// What a frame's pass needs, resolved at creation (§2, §3).
@@ -57,6 +51,9 @@ public:
     void finish(unsigned index, const void *accum, double *out) override;
 
     const FloatVifPlan &plan() const { return plan_; }
+    const FloatVifOptions &options() const { return o_; }
+    /// §4: the statistic's constants from the options.
+    FvifStat stat() const;
 
 private:
     FloatVifOptions o_;
