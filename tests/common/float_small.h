@@ -1,11 +1,14 @@
 // Test steps shared by float_psnr, float_ansnr and float_moment: their goldens
 // beyond the shared .float set (tests/fixtures/MANIFEST.md, "float_psnr,
 // float_ansnr and float_moment at 12 and 16 bits and at 3x3"), and runs of
-// one extractor on hand-made planes.
+// one extractor on hand-made planes. The unit tests of the three are built for
+// the CPU (suite unit) and the GPU (suite gpu, TEST_BACKEND).
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,8 +56,10 @@ inline void expect_every_golden(const std::string &feature, int outputs_per_fram
 }
 
 /// The table entry of one of the three: found by its name and by the feature
-/// libvmaf's provided_features lists, no options (libvmaf's have none), no GPU
-/// implementation, and an instance for g writes `names`.
+/// libvmaf's provided_features lists, no options (libvmaf's have none), a GPU
+/// implementation in every build that has a GPU platform (the builds where
+/// psnr has one; the GPU backend refuses the extractor in the others), and an
+/// instance for g writes `names`.
 inline void expect_entry(const vmafhip::ExtractorInfo &e, const std::string &provided,
                          const vmafhip::Geometry &g, const std::vector<std::string> &names)
 {
@@ -62,8 +67,10 @@ inline void expect_entry(const vmafhip::ExtractorInfo &e, const std::string &pro
     ASSERT_EQ(e.n_provides, 1);
     EXPECT_EQ(e.provides[0].libvmaf_name, provided);
     EXPECT_EQ(vmafhip::find_provider(provided), &e);
-    EXPECT_EQ(e.gpu, nullptr);
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
+    const vmafhip::ExtractorInfo *psnr = vmafhip::find_extractor("psnr");
+    ASSERT_TRUE(psnr);
+    EXPECT_EQ(e.gpu != nullptr, psnr->gpu != nullptr);
+    EXPECT_EQ(std::string(e.help).find("CPU only"), std::string::npos);
     EXPECT_EQ(e.n_options, 0);
     int ret = 0;
     std::string msg;
@@ -72,7 +79,29 @@ inline void expect_entry(const vmafhip::ExtractorInfo &e, const std::string &pro
     std::vector<std::string> got;
     x->names(&got);
     EXPECT_EQ(got, names);
-    expect_gpu_backend_refuses(e.name);
+    if (!e.gpu)
+        expect_gpu_backend_refuses(e.name);
+}
+
+/// The GPU host side of one of the three for g, where this build has one (it
+/// needs no device): `constants` bytes of constants, and a workspace of
+/// `planes` float planes of g's luma size and the sums' records, which take
+/// less than an eighth of a plane each (ordered sums: one record of 1024
+/// values; float_ansnr: a float per row).
+inline void expect_gpu_host_side(const vmafhip::ExtractorInfo &e, const vmafhip::Geometry &g,
+                                 size_t constants, int planes)
+{
+    const vmafhip::GpuImpl *gpu = e.gpu;
+    if (!gpu)
+        GTEST_SKIP() << "built without a GPU platform";
+    int ret = 0;
+    std::string msg;
+    const std::unique_ptr<vmafhip::Extractor> x = try_extractor(e.name, g, &ret, &msg);
+    ASSERT_TRUE(x) << msg;
+    EXPECT_EQ(gpu->constants_bytes(*x), constants);
+    const size_t plane = sizeof(float) * static_cast<size_t>(g.w) * g.h;
+    EXPECT_GE(gpu->workspace_bytes(*x), planes * plane);
+    EXPECT_LT(gpu->workspace_bytes(*x), planes * plane * 9 / 8);
 }
 
 /// The outputs of extractor `name` on one frame of two hand-made planes (the

@@ -268,6 +268,37 @@ TEST(Api, ExtractorWithoutGpuCode)
     expect_open_error(s, -ENOTSUP, (why + " (backend cpu runs it)").c_str());
 }
 
+// What the backends say of an instance they cannot run on the GPU
+// (gpu_unavailable(): no GPU code in this build, or its GpuImpl's refusal):
+// table rows of their own, so that it is checked in every build, also where
+// every extractor has GPU code and no processor is refused.
+class Idle final : public vmafhip::Extractor {
+public:
+    explicit Idle(const vmafhip::ExtractorInfo &info) : Extractor(info) {}
+    void names(std::vector<std::string> *) const override {}
+    size_t accum_bytes() const override { return 0; }
+    void cpu(const vmafhip::FrameView &, void *, vmafhip::ThreadPool &) const override {}
+    void finish(unsigned, const void *, double *) override {}
+};
+
+TEST(Api, WhyAnExtractorCannotRunOnTheGpu)
+{
+    using namespace vmafhip;
+    static const GpuImpl runs = {gpu_no_bytes, gpu_no_constants, gpu_no_bytes,
+                                 [](const Extractor &, GpuStream, const GpuFrame &, const void *,
+                                    void *, void *) {}};
+    static const GpuImpl refuses = {runs.constants_bytes, runs.fill_constants,
+                                    runs.workspace_bytes, runs.enqueue,
+                                    [](const Extractor &) -> std::string { return "no table"; }};
+    ExtractorInfo info{};
+    info.name = "idle";
+    EXPECT_EQ(gpu_unavailable(Idle(info)), "idle has no GPU implementation in this build");
+    info.gpu = &refuses;
+    EXPECT_EQ(gpu_unavailable(Idle(info)), "idle cannot run on the GPU here: no table");
+    info.gpu = &runs;
+    EXPECT_EQ(gpu_unavailable(Idle(info)), "");
+}
+
 TEST(Api, PlaneValidation)
 {
     Ctx ctx = open_ctx(base(64, 48));

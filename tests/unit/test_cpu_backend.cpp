@@ -23,9 +23,11 @@ using namespace vmafhip;
 namespace {
 
 // Motion with its two-frame look-behind, speed_temporal reading the previous
-// distorted luma too, and the other extractors.
+// distorted luma too, float_motion the previous reference chroma, and the
+// other extractors.
 const char *const kFeatures =
-    "psnr|float_ssim|adm|vif|motion=motion_five_frame_window=true|speed_chroma|speed_temporal";
+    "psnr|float_ssim|adm|vif|motion=motion_five_frame_window=true|speed_chroma|speed_temporal|"
+    "float_motion=motion_add_scale1=true:motion_add_uv=true";
 
 using Blocks = std::vector<std::vector<uint8_t>>;
 
@@ -109,8 +111,8 @@ TEST(CpuFrameWorkers, SameBlocksAsOneFrameAtATime)
 }
 
 // Frames 0..k-1 on one backend, the rest on frame workers that take the
-// stream over with the look-behind lumas (reference and distorted) of the
-// frames before k.
+// stream over with the look-behind planes (reference luma and chroma,
+// distorted luma) of the frames before k.
 TEST(CpuFrameWorkers, TakeOverMidStream)
 {
     const Stream st("natural1_576x324_yuv420p__ref_vs_x264crf38");
@@ -119,15 +121,19 @@ TEST(CpuFrameWorkers, TakeOverMidStream)
     const Blocks want = run(st, *one, 0, n, every);
     for (unsigned k = 1; k < n; k++) {
         auto b = make_cpu_backend(st.m, 4, 3);
-        PlaneView prev_ref[MAX_LOOKBEHIND], prev_dis[MAX_LOOKBEHIND];
-        const int nprev = std::min<int>(st.m.lookbehind, static_cast<int>(k));
-        for (int j = 0; j < nprev; j++) {
-            prev_ref[j] = st.view(k - 1 - static_cast<unsigned>(j)).ref[0];
-            prev_dis[j] = st.view(k - 1 - static_cast<unsigned>(j)).dis[0];
+        EarlierPictures earlier;
+        earlier.n = std::min<int>(st.m.lookbehind, static_cast<int>(k));
+        for (int j = 0; j < earlier.n; j++) {
+            const FrameView v = st.view(k - 1 - static_cast<unsigned>(j));
+            earlier.ref[j] = v.ref[0];
+            earlier.ref_chroma[j][0] = v.ref[1];
+            earlier.ref_chroma[j][1] = v.ref[2];
+            earlier.dis[j] = v.dis[0];
         }
-        ASSERT_TRUE(st.m.lookbehind_dis); // speed_temporal
+        ASSERT_TRUE(st.m.lookbehind_dis);    // speed_temporal
+        ASSERT_TRUE(st.m.lookbehind_chroma); // float_motion
         std::string err;
-        ASSERT_EQ(b->take_over(k, prev_ref, prev_dis, nprev, &err), 0) << err;
+        ASSERT_EQ(b->take_over(k, earlier, &err), 0) << err;
         const Blocks got = run(st, *b, k, n, every);
         expect_same(got, Blocks(want.begin() + k, want.end()), "taken over at frame " + std::to_string(k));
     }

@@ -1,16 +1,26 @@
 // float_adm tests (docs/float_adm.md): the table entry, libvmaf's goldens bit
 // for bit (defaults, enhancement gain limit 1, every option, 12 and 16 bits,
-// the smallest size), refusals, thread counts, CSF weights.
+// the smallest size), refusals, thread counts, CSF weights, the reciprocal
+// model of the GPU. Built for the CPU (suite unit) and the GPU (suite gpu,
+// TEST_BACKEND).
 //
 // Map:
-//   FloatAdmEntry.*    the table entry: name, options, provided features, no GPU
+//   FloatAdmEntry.*    the table entry: name, options, provided features, the
+//                      GPU's host side and what it refuses
+//   FloatAdmRcp.*      the device's reciprocal (§6.1) against the processor's
 //   FloatAdmGolden.*   every frame of libvmaf's goldens, with 1 and 3 threads
 //   FloatAdmRefusals.* sizes and option values libvmaf refuses
 //   FloatAdmCsf.*      the CSF weights of each model and the overrides
 #include <gtest/gtest.h>
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -48,8 +58,7 @@ TEST(FloatAdmEntry, TableRow)
                           "VMAF_feature_adm3_score", "VMAF_feature_adm_scale3_score"})
         EXPECT_EQ(find_provider(f), &e) << f;
     EXPECT_EQ(provided_output_name(e, "VMAF_feature_adm2_score", "_egl_1"), "adm2_egl_1");
-    EXPECT_EQ(e.gpu, nullptr);
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
+    EXPECT_EQ(std::string(e.help).find("CPU only"), std::string::npos);
     EXPECT_EQ(e.n_options, 23); // libvmaf's float_adm has 23
     std::vector<std::string> names;
     testfx::extractor<FloatAdm>("float_adm", Geometry{64, 64, 8, VMAFHIP_CHROMA_420})->names(&names);
@@ -77,10 +86,100 @@ TEST(FloatAdmEntry, NameSuffixes)
               "_aah_sasc_1");
 }
 
-TEST(FloatAdmEntry, GpuBackendRefusesIt)
+TEST(FloatAdmEntry, GpuHostSide)
 {
-    testfx::expect_gpu_backend_refuses("float_adm");
+    // Set in builds with a GPU platform only; its host side needs no device.
+    const GpuImpl *gpu = float_adm_extractor.gpu;
+    if (!gpu)
+        GTEST_SKIP() << "built without a GPU platform";
+    const auto e = testfx::extractor<FloatAdm>("float_adm", Geometry{1920, 1080, 10, VMAFHIP_CHROMA_420});
+    // §12 the constants: the reciprocal table where the host divides with rcpss.
+    std::string why;
+    const uint32_t *table = float_adm_rcp_table(&why);
+    if (float_adm_uses_rcp()) {
+        ASSERT_TRUE(table) << why;
+        ASSERT_EQ(gpu->constants_bytes(*e), sizeof(uint32_t) * FADM_RCP_ENTRIES);
+        std::vector<uint32_t> host(FADM_RCP_ENTRIES);
+        gpu->fill_constants(*e, host.data());
+        EXPECT_EQ(std::memcmp(host.data(), table, sizeof(uint32_t) * FADM_RCP_ENTRIES), 0);
+    } else {
+        EXPECT_EQ(gpu->constants_bytes(*e), 0u);
+    }
+    // 22 planes of scale 0's bands (960 x 540), then the rows' sums.
+    EXPECT_GE(gpu->workspace_bytes(*e), sizeof(float) * 960 * 540 * 22);
+    EXPECT_LT(gpu->workspace_bytes(*e), sizeof(float) * 960 * 540 * 23);
+    // §12: every option runs on the GPU; only a processor whose rcpss the
+    // table cannot reproduce is refused.
+    ASSERT_TRUE(gpu->refuse);
+    const bool reproduced = !float_adm_uses_rcp() || table;
+    for (const char *spec : {"float_adm", "float_adm=adm_p_norm=2.5", "float_adm=adm_p_norm=20"}) {
+        const auto x = testfx::extractor<FloatAdm>(spec, Geometry{64, 64, 8, VMAFHIP_CHROMA_420});
+        EXPECT_EQ(gpu->refuse(*x).empty(), reproduced) << spec << ": " << gpu->refuse(*x);
+    }
 }
+
+// ---------------------------------------------------------------------------
+
+#if defined(__SSE2__)
+/// The processor's rcpss of x.
+uint32_t rcpss(uint32_t x)
+{
+    float f;
+    std::memcpy(&f, &x, sizeof f);
+    return bits(_mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(f))));
+}
+
+TEST(FloatAdmRcp, TableModelIsTheProcessorsRcpss)
+{
+    // §6.1: fadm_rcp(), the device's reciprocal, called on the host with the
+    // host's table, against _mm_rcp_ss on random bit patterns and the edges.
+    std::string why;
+    const uint32_t *table = float_adm_rcp_table(&why);
+    ASSERT_TRUE(table) << why;
+    EXPECT_TRUE(why.empty());
+    const auto model = [&](uint32_t x) {
+        float f;
+        std::memcpy(&f, &x, sizeof f);
+        return bits(fadm_rcp(f, table));
+    };
+    std::mt19937 rng(20260101);
+    int differ = 0;
+    for (int k = 0; k < 1 << 24; k++) {
+        const uint32_t x = static_cast<uint32_t>(rng());
+        if (model(x) != rcpss(x) && differ++ < 5)
+            ADD_FAILURE() << std::hex << x << ": " << model(x) << " against " << rcpss(x);
+    }
+    for (uint32_t sign : {0u, 0x80000000u})
+        for (uint32_t b : {0u, 1u, 0x7fffffu, 0x800000u, 0x800001u, 0x3f800000u, 0x3fffffffu,
+                           0x7e7fffffu, 0x7e800000u, 0x7f000000u, 0x7f7fffffu, 0x7f800000u,
+                           0x7f800001u, 0x7fc00000u, 0x7fffffffu})
+            EXPECT_EQ(model(sign | b), rcpss(sign | b)) << std::hex << (sign | b);
+    EXPECT_EQ(differ, 0);
+    // The edges of the model, as this processor gives them.
+    EXPECT_EQ(model(0x00000000u), 0x7f800000u); // 1 / 0: inf
+    EXPECT_EQ(model(0x80000001u), 0xff800000u); // a subnormal reads as -0
+    EXPECT_EQ(model(0x7f800000u), 0x00000000u); // 1 / inf: 0
+    EXPECT_EQ(model(0x7e800000u), 0x00000000u); // 2^-126 x 0.99976: below normal, 0
+}
+
+TEST(FloatAdmRcp, DivisionIsTheCpusNewtonStep)
+{
+    // FadmTableDiv with the table: libvmaf's n * (xi + xi * (1 - d * xi))
+    // with the processor's estimate; without a table: IEEE division.
+    std::string why;
+    const FadmTableDiv div{float_adm_rcp_table(&why)};
+    ASSERT_TRUE(div.table) << why;
+    const FadmTableDiv ieee{nullptr};
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-300.0f, 300.0f);
+    for (int k = 0; k < 1 << 20; k++) {
+        const float n = u(rng), d = u(rng) + 1e-30f;
+        const float xi = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(d)));
+        ASSERT_EQ(bits(div(n, d)), bits(n * (xi + xi * (1.0f - d * xi)))) << n << " / " << d;
+        ASSERT_EQ(bits(ieee(n, d)), bits(n / d));
+    }
+}
+#endif // defined(__SSE2__)
 
 // ---------------------------------------------------------------------------
 
@@ -111,16 +210,16 @@ TEST(FloatAdmGolden, EveryOption)
     // tests/fixtures/make_float_adm_goldens.sh: eight instances in one run.
     const testfx::Fixture f =
         testfx::pair("natural4_176x144_yuv422p__ref_vs_x264crf34", 8, VMAFHIP_CHROMA_422, 4);
-    const std::string features =
+    std::string features =
         "float_adm=debug=true"
         "|float_adm=adm_csf_mode=1:adm_csf_scale=1.5:adm_csf_diag_scale=0.5"
         "|float_adm=adm_csf_mode=2:adm_norm_view_dist=5:adm_ref_display_height=2160"
         "|float_adm=adm_csf_mode=7"
-        "|float_adm=adm_p_norm=2.5:adm_bypass_cm=1"
         "|float_adm=adm_adm3_apply_hm=true:adm_min_val=0.5:adm_dlm_weight=0.7"
         "|float_adm=adm_f1s0=0.5:adm_f2s3=0.25:adm_skip_aim_scale=1:adm_skip_scale0=true"
         "|float_adm=adm_noise_weight=0.5:adm_enhn_gain_limit=1.2";
-    // (18 + 7 x 7) outputs x 4 frames x 2 thread counts.
+    features += "|float_adm=adm_p_norm=2.5:adm_bypass_cm=1";
+    // (18 + 7 x 7) outputs x 4 frames x 2 thread counts
     EXPECT_EQ(compare(f, "float_adm_opts", features), (18 + 7 * 7) * 4 * 2);
 }
 

@@ -1,9 +1,10 @@
-// float_moment tests (docs/float_psnr.md §1, §4): the table entry, libvmaf's
-// goldens bit for bit, hand-made frames.
+// float_moment tests (docs/float_psnr.md §1, §4, §6): the table entry,
+// libvmaf's goldens bit for bit, hand-made frames. Built for the CPU (suite
+// unit) and the GPU (suite gpu, TEST_BACKEND).
 //
 // Map:
-//   FloatMomentEntry.*  the table entry: name, provided feature, no options, CPU
-//                       only (the GPU backend refuses it), names
+//   FloatMomentEntry.*  the table entry: name, provided feature, no options,
+//                       names, the GPU host side
 //   FloatMomentGolden.* every frame of the .float goldens and of the 12-,
 //                       16-bit and 3x3 ones, with 1 and 3 threads
 //   FloatMomentFrames.* the samples' scale at every depth, libvmaf's 1x1 values
@@ -30,6 +31,14 @@ TEST(FloatMomentEntry, TableRow)
                          {"float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",
                           "float_moment_dis2nd"});
     EXPECT_EQ(find_provider("float_moment_ref1st"), nullptr);
+}
+
+TEST(FloatMomentEntry, GpuHostSide)
+{
+    // §6: no constants; both pictures' luma and their squares as floats, then
+    // the records of the four ordered sums.
+    testfx::expect_gpu_host_side(float_moment_extractor, Geometry{1920, 1080, 8, VMAFHIP_CHROMA_420},
+                                 0, 4);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,8 +1,9 @@
-// float_psnr tests (docs/float_psnr.md §1-§2): the table entry, libvmaf's
-// goldens bit for bit, the cap per bit depth, hand-made frames.
+// float_psnr tests (docs/float_psnr.md §1-§2, §6): the table entry, libvmaf's
+// goldens bit for bit, the cap per bit depth, hand-made frames. Built for the
+// CPU (suite unit) and the GPU (suite gpu, TEST_BACKEND).
 //
 // Map:
-//   FloatPsnrEntry.*  the table entry: name, no options, CPU only
+//   FloatPsnrEntry.*  the table entry: name, no options, the GPU host side
 //   FloatPsnrGolden.* every frame of the .float goldens (8 and 10 bits, 4:2:0,
 //                     4:2:2, 4:4:4, identical frames) and of the 12-, 16-bit
 //                     and 3x3 ones, with 1 and 3 threads
@@ -27,6 +28,14 @@ TEST(FloatPsnrEntry, TableRow)
     EXPECT_STREQ(float_psnr_extractor.name, "float_psnr");
     testfx::expect_entry(float_psnr_extractor, "float_psnr", Geometry{1, 1, 8, VMAFHIP_CHROMA_420},
                          {"float_psnr"});
+}
+
+TEST(FloatPsnrEntry, GpuHostSide)
+{
+    // §6: no constants; the luma of both pictures and the terms as floats,
+    // then the ordered sum's records.
+    testfx::expect_gpu_host_side(float_psnr_extractor, Geometry{1920, 1080, 10, VMAFHIP_CHROMA_420},
+                                 0, 3);
 }
 
 TEST(FloatPsnrEntry, EveryFormatAndSize)

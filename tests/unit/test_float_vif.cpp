@@ -1,8 +1,10 @@
 // float_vif tests (docs/float_vif.md): the table entry, libvmaf's goldens bit
-// for bit, the options against libvmaf's values, the sizes it refuses.
+// for bit, the options against libvmaf's values, the sizes it refuses. Built
+// for the CPU (suite unit) and the GPU (suite gpu, TEST_BACKEND).
 //
 // Map:
-//   FloatVifEntry.*    the table entry: name, options, provided features, no GPU
+//   FloatVifEntry.*    the table entry: name, options, provided features, the
+//                      GPU host side (or, built without GPU code, the refusal)
 //   FloatVifGolden.*   every frame of the six .float goldens, default and with
 //                      vif_enhn_gain_limit 1, with 1 and 3 threads
 //   FloatVifOptions.*  each option's values against libvmaf's (the
@@ -34,8 +36,7 @@ TEST(FloatVifEntry, TableRow)
     const ExtractorInfo &e = float_vif_extractor;
     EXPECT_STREQ(e.name, "float_vif");
     EXPECT_EQ(find_extractor("float_vif"), &e);
-    EXPECT_EQ(e.gpu, nullptr);
-    EXPECT_NE(std::string(e.help).find("CPU only"), std::string::npos);
+    EXPECT_EQ(std::string(e.help).find("CPU only"), std::string::npos);
     // The models' names (vmaf_float_v0.6.1 and its kin).
     for (int s = 0; s < 4; s++) {
         const std::string f = "VMAF_feature_vif_scale" + std::to_string(s) + "_score";
@@ -68,9 +69,54 @@ TEST(FloatVifEntry, Names)
     EXPECT_EQ(names[14], "vif_den_scale3_ks_1.5_ssclz");
 }
 
-TEST(FloatVifEntry, GpuBackendRefusesIt)
+TEST(FloatVifEntry, GpuBackendRefusesItWithoutGpuCode)
 {
+    if (float_vif_extractor.gpu)
+        GTEST_SKIP() << "built with a GPU platform";
     testfx::expect_gpu_backend_refuses("float_vif");
+}
+
+TEST(FloatVifEntry, GpuHostSide)
+{
+    // Set in builds with a GPU platform only; its host side needs no device.
+    const GpuImpl *gpu = float_vif_extractor.gpu;
+    if (!gpu)
+        GTEST_SKIP() << "built without a GPU platform";
+    const auto floats_of = [](size_t n) { return n * sizeof(float); };
+    {
+        // No prescale: the taps of the four scales only (17, 9, 5 and 3).
+        const auto e = testfx::extractor<FloatVif>("float_vif", Geometry{576, 324, 10, VMAFHIP_CHROMA_420});
+        EXPECT_EQ(gpu->constants_bytes(*e), floats_of(17 + 9 + 5 + 3));
+        std::vector<float> c(gpu->constants_bytes(*e) / sizeof(float));
+        gpu->fill_constants(*e, c.data());
+        const FloatVifPlan &p = e->plan();
+        EXPECT_EQ(std::vector<float>(c.begin(), c.begin() + 17), p.filter[0]);
+        EXPECT_EQ(std::vector<float>(c.end() - 3, c.end()), p.filter[3]);
+        // Both pictures at 576x324, 288x162, 144x81 and 72x40; the five
+        // vertical passes, num and den at scale 0; two sums per row; each
+        // part 256-byte aligned.
+        const size_t n0 = 576 * 324;
+        const size_t want = floats_of(2 * (n0 + 288 * 162 + 144 * 81 + 72 * 40) + 7 * n0 + 2 * 324);
+        EXPECT_GE(gpu->workspace_bytes(*e), want);
+        EXPECT_LT(gpu->workspace_bytes(*e), want + 14 * 256);
+        EXPECT_NE(gpu->enqueue, nullptr);
+    }
+    {
+        // vif_prescale 0.5, bilinear: 288x162 at scale 0; the taps, then the
+        // columns' and rows' sources and weights, two per scaled sample.
+        const auto e = testfx::extractor<FloatVif>("float_vif=vif_prescale=0.5:vif_prescale_method=bilinear",
+                                                   Geometry{576, 324, 8, VMAFHIP_CHROMA_420});
+        EXPECT_EQ(gpu->constants_bytes(*e), floats_of(34 + 2 * 2 * 288 + 2 * 2 * 162));
+        std::vector<float> c(gpu->constants_bytes(*e) / sizeof(float));
+        gpu->fill_constants(*e, c.data());
+        const Resampling &rs = e->plan().rs;
+        EXPECT_EQ(std::vector<float>(c.begin() + 34 + 2 * 288, c.begin() + 34 + 4 * 288), rs.ax.w);
+        EXPECT_EQ(std::vector<float>(c.end() - 2 * 162, c.end()), rs.ay.w);
+        const size_t n0 = 288 * 162;
+        const size_t want = floats_of(2 * (n0 + 144 * 81 + 72 * 40 + 36 * 20) + 7 * n0 + 2 * 162);
+        EXPECT_GE(gpu->workspace_bytes(*e), want);
+        EXPECT_LT(gpu->workspace_bytes(*e), want + 14 * 256);
+    }
 }
 
 // ---------------------------------------------------------------------------

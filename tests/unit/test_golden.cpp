@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/common/context.h"
+#include "tests/common/float_family.h"
 #include "tests/common/fixtures.h"
 #include "tests/common/json.h"
 #include "tests/common/score.h"
@@ -188,6 +189,26 @@ TEST_P(Golden, VmafV1Models)
         // cambi, speed_chroma u/v/uv, 7 adm, 3 motion, vmaf
         EXPECT_EQ(compared, 15 * f.frames);
         EXPECT_EQ(compared, static_cast<int>(run.names.size()) * f.frames);
+    }
+}
+
+// libvmaf's four float models, built in, from the pictures of every pair
+// with a .float golden: their float_adm, float_vif and float_motion inputs
+// (those of vmaf_float_v0.6.1neg with its gain limits too) and their scores,
+// bootstrap included, bit for bit.
+TEST(GoldenModels, FloatModels)
+{
+    for (const Fixture &f : testfx::float_pairs()) {
+        SCOPED_TRACE(f.name);
+        VmafHipSettings s = testfx::settings(f.w, f.h, f.bpc, f.chroma, nullptr);
+        s.models = "version=vmaf_float_v0.6.1:name=vmaf_float|"
+                   "version=vmaf_float_v0.6.1neg:name=vmaf_float_neg|"
+                   "version=vmaf_float_4k_v0.6.1:name=vmaf_float_4k|"
+                   "version=vmaf_float_b_v0.6.3:name=vmaf_float_b";
+        const Scored run = score(f, s);
+        ASSERT_FALSE(run.names.empty());
+        const int n = testfx::compare_golden_values(run, "golden/" + f.name + ".float.fullprec.json", "");
+        EXPECT_EQ(n, static_cast<int>(run.names.size()) * f.frames);
     }
 }
 

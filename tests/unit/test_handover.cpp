@@ -1,9 +1,10 @@
 // A stream handed over from the CPU backend to a backend made meanwhile
 // (core/backend_handover.cpp), at every frame: each frame's scores are those
 // of the backend that scored it, the look-behinds across the handover
-// included (motion's reference lumas, speed_temporal's distorted ones too). Built for the CPU suite (the next backend is another CPU
-// backend) and, with TEST_BACKEND=VMAFHIP_BACKEND_HIP, for the GPU suite
-// (the GPU backend).
+// included (motion's reference lumas, speed_temporal's distorted ones too,
+// float_motion's reference chroma). Built for the CPU suite (the next
+// backend is another CPU backend) and, with TEST_BACKEND=VMAFHIP_BACKEND_HIP,
+// for the GPU suite (the GPU backend).
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -35,9 +36,11 @@ namespace {
 constexpr std::chrono::milliseconds kNow{0};
 
 // Motion with its two-frame look-behind, speed_temporal reading the previous
-// distorted luma too, the other extractors, and the model.
+// distorted luma too, float_motion the previous reference chroma, the other
+// extractors, and the model.
 const char *const kFeatures =
-    "psnr|float_ssim|adm|vif|motion=motion_five_frame_window=true|speed_chroma|speed_temporal";
+    "psnr|float_ssim|adm|vif|motion=motion_five_frame_window=true|speed_chroma|speed_temporal|"
+    "float_motion=motion_add_scale1=true:motion_add_uv=true";
 
 /// The frames of a fixture pair, as given to the backends: planar, or
 /// semi-planar with samples in the high bits (p010), where the first
@@ -352,9 +355,9 @@ TEST(Handover, NextBackendsMessagesReachTheCallersLog)
             log.log(VMAFHIP_LOG_INFO, "frame %u\n", f.index);
             return cpu->submit(f, s, fence, e);
         }
-        int take_over(unsigned i, const PlaneView *r, const PlaneView *d, int n, std::string *e) override
+        int take_over(unsigned i, const EarlierPictures &p, std::string *e) override
         {
-            return cpu->take_over(i, r, d, n, e);
+            return cpu->take_over(i, p, e);
         }
         int collect(bool w, uint8_t *a, std::string *e) override { return cpu->collect(w, a, e); }
     };
@@ -417,9 +420,9 @@ TEST(Handover, LentPicturesMoveToTheNextBackendsMemory)
         {
             return cpu->submit(f, s, fence, e);
         }
-        int take_over(unsigned i, const PlaneView *r, const PlaneView *d, int n, std::string *e) override
+        int take_over(unsigned i, const EarlierPictures &p, std::string *e) override
         {
-            return cpu->take_over(i, r, d, n, e);
+            return cpu->take_over(i, p, e);
         }
         std::shared_ptr<HostMemory> host_memory() const override { return mem; }
         int collect(bool w, uint8_t *a, std::string *e) override { return cpu->collect(w, a, e); }

@@ -65,13 +65,17 @@ TEST_P(Layouts, ScoreAsPlanar)
 {
     const testfx::Fixture &f = GetParam();
     std::mt19937 rng(7);
-    // Every feature the golden holds, and luma alone (the model, or motion
-    // where the golden has no model): the chroma-less copy path.
+    // Every feature the golden holds plus float_motion on the chroma of the
+    // previous frame too (the earlier pictures' chroma, split from the pairs),
+    // and luma alone (the model, or motion where the golden has no model):
+    // the chroma-less copy path.
     const std::string luma_features = f.models.empty() ? "motion" : "";
     for (const bool with_chroma : {true, false}) {
         VmafHipSettings s = testfx::settings_for(f);
-        if (!with_chroma)
-            s.features = luma_features.c_str();
+        const std::string chroma_features =
+            std::string(s.features ? s.features : "") +
+            "|float_motion=motion_add_uv=true:motion_add_scale1=true";
+        s.features = with_chroma ? chroma_features.c_str() : luma_features.c_str();
         testfx::set_backend(&s, TEST_BACKEND);
         const auto planar = scores(s, f, [](const testfx::Clip &c, int i, int) { return c.picture(i); });
         ASSERT_FALSE(planar.empty());
