@@ -1,5 +1,5 @@
 // float_adm's reciprocal estimate as a table (docs/float_adm.md §6.1): the
-// host's rcpss for the 2048 significands fadm_rcp() (kernels/float_adm/
+// host's rcpss for the 4096 significands fadm_rcp() (kernels/float_adm/
 // float_adm_ops.h) indexes, and the one check per process that the table
 // and fadm_rcp()'s exponent and edge rules give the processor's own rcpss
 // bits, which the GPU then reproduces.

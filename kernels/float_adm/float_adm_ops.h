@@ -105,12 +105,13 @@ VMAFHIP_HD void fadm_dwt_horizontal(const float lo[4], const float hi[4], float 
 // §6 decoupling.
 
 /// §6.1 rcpss as a table and the exponent: entry k holds the bits of the
-/// host's rcpss(1 + k / 2048) (the estimate reads the top 11 bits of the
-/// significand only). rcp(2^e m) = 2^-e rcp(m); a result below the normal
+/// host's rcpss(1 + k / 4096) (the estimate reads the top 11 bits of the
+/// significand on Intel and on AMD before Zen 5, the top 12 on Zen 5, whose
+/// estimates differ). rcp(2^e m) = 2^-e rcp(m); a result below the normal
 /// range is 0; 0 and subnormal inputs give an infinity of their sign,
 /// infinities a zero, NaNs themselves quieted. The host checks once that
 /// this reproduces its rcpss (extractors/float_adm/float_adm_rcp.cpp).
-constexpr int FADM_RCP_BITS = 11;
+constexpr int FADM_RCP_BITS = 12;
 constexpr int FADM_RCP_ENTRIES = 1 << FADM_RCP_BITS;
 
 VMAFHIP_HD float fadm_rcp(float x, const uint32_t *table)

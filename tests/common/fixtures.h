@@ -57,7 +57,9 @@ const Fixture &fixture(const std::string &name);
 Fixture pair(const std::string &name, int bpc, VmafHipChroma chroma, int frames);
 
 /// Absolute path of a file in tests/fixtures (the synth* clips: in the build
-/// folder, where make_large_pairs writes them).
+/// folder, where make_large_pairs writes them); for golden/<file>, the
+/// golden/rcpss-<fingerprint>/<file> made on processors of this one's kind
+/// where it exists (tests/common/rcpss.h).
 std::string path(const std::string &file);
 
 /// A raw clip in FFmpeg's planar layout, loaded in memory.

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Filter tests: a patched ffmpeg (tools/build-ffmpeg) running libvmaf_hip on tests/fixtures.
 
-    run_filter_tests.py TEST --probe PROBE --shim SHIM [--fixtures DIR] [--source-root DIR]
+    run_filter_tests.py TEST --probe PROBE --shim SHIM [--rcpss-fingerprint PROGRAM]
+                        [--fixtures DIR] [--source-root DIR]
     run_filter_tests.py --list
 
 Each TEST is one meson test (suite 'filter'); see TESTS at the end for what each checks.
@@ -133,9 +134,9 @@ class Pair:
         self.ref = Fixture(os.path.join(t.fixtures, f'{m[1]}_{m[2]}.yuv'))
         self.dis = Fixture(os.path.join(t.fixtures, f'{m[1]}_{m[3]}.yuv'))
         self.base = os.path.join(t.fixtures, 'golden', stem)
-        path = self.base + '.cpumask63.fullprec.json'
+        path = t.golden_file(stem + '.cpumask63.fullprec.json')
         if not os.path.exists(path):
-            path = self.base + '.fullprec.json'
+            path = t.golden_file(stem + '.fullprec.json')
         self.golden_json = load_json(path)
         self.golden = [fr['metrics'] for fr in self.golden_json['frames']]
         self.golden_path = path
@@ -171,11 +172,24 @@ class Test:
         self.fixtures = args['fixtures']
         self.probe = args['probe']
         self.shim = args['shim']
+        self.rcpss_kind = None
+        if args['rcpss_fingerprint']:
+            self.rcpss_kind = 'rcpss-' + subprocess.run(
+                [args['rcpss_fingerprint']], capture_output=True, text=True, check=True).stdout.strip()
         self.ffmpeg = self.find_ffmpeg()
         self.ffprobe = os.path.join(os.path.dirname(self.ffmpeg), 'ffprobe')
         self.tmp = tempfile.mkdtemp(prefix='vmafhip-filter-')
         self.failures = []
         self._pairs = None
+
+    def golden_file(self, name):
+        """golden/<name>, or golden/rcpss-<fingerprint>/<name> where one was made on processors
+        of this one's rcpss kind (float_adm's values depend on it: tests/common/rcpss.h)."""
+        if self.rcpss_kind:
+            variant = os.path.join(self.fixtures, 'golden', self.rcpss_kind, name)
+            if os.path.exists(variant):
+                return variant
+        return os.path.join(self.fixtures, 'golden', name)
 
     def find_ffmpeg(self):
         env = os.environ.get('VMAFHIP_TEST_FFMPEG')
@@ -869,7 +883,7 @@ def test_float_ctc(t):
     t.check(nb == 10 * 6, f'ctc: {nb} values compared, expected 10 frames x 6 scores')
     if BACKEND != 'cpu':
         return
-    golden = [fr['metrics'] for fr in load_json(p.base + '.float.fullprec.json')['frames']]
+    golden = [fr['metrics'] for fr in load_json(t.golden_file(p.stem + '.float.fullprec.json'))['frames']]
     models = q('version=vmaf_float_v0.6.1:name=vmaf_float|version=vmaf_float_v0.6.1neg:name=vmaf_float_neg|'
                'version=vmaf_float_4k_v0.6.1:name=vmaf_float_4k|version=vmaf_float_b_v0.6.3:name=vmaf_float_b')
     features = q('name=float_psnr|name=float_ansnr|name=float_moment')
@@ -1691,14 +1705,14 @@ def main(argv):
     if len(argv) < 2 or argv[1] not in TESTS:
         print(__doc__, file=sys.stderr)
         return 2
-    name, args = argv[1], {'probe': None, 'shim': None}
+    name, args = argv[1], {'probe': None, 'shim': None, 'rcpss_fingerprint': None}
     here = os.path.dirname(os.path.abspath(__file__))
     args['source_root'] = os.path.normpath(os.path.join(here, '..', '..'))
     args['fixtures'] = os.path.join(args['source_root'], 'tests', 'fixtures')
     it = iter(argv[2:])
     for a in it:
         key = a.lstrip('-').replace('-', '_')
-        if key not in ('probe', 'shim', 'fixtures', 'source_root'):
+        if key not in ('probe', 'shim', 'rcpss_fingerprint', 'fixtures', 'source_root'):
             print(f'unknown argument {a}', file=sys.stderr)
             return 2
         args[key] = os.path.abspath(next(it))
