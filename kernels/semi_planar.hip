@@ -1,5 +1,7 @@
 #include "kernels/semi_planar.h"
 
+#include "kernels/device/launch.h"
+
 namespace vmafhip {
 
 namespace {
@@ -33,10 +35,10 @@ __global__ void __launch_bounds__(kThreads) shift_kernel(GpuFrame f, int shift)
         p[i] = static_cast<uint16_t>(p[i] >> shift);
 }
 
+/// Eight samples a thread on the first pass, at most 4096 blocks.
 unsigned blocks_for(long long n)
 {
-    const long long b = (n + kThreads * 8 - 1) / (kThreads * 8);
-    return static_cast<unsigned>(b < 1 ? 1 : b > 4096 ? 4096 : b);
+    return grid_stride_blocks(static_cast<size_t>(n), kThreads * 8, 4096);
 }
 
 } // namespace

@@ -42,6 +42,7 @@
 #include "kernels/adm/adm_ops.h"
 #include "kernels/device/atomic.h"
 #include "kernels/device/block.h"
+#include "kernels/device/launch.h"
 
 namespace vmafhip {
 
@@ -52,12 +53,9 @@ constexpr int kDwtTileH = 8;                 // output rows per block
 constexpr int kDwtCols = 2 * kDwtTileW + 2;  // vertical-pass columns 2j0-1 .. 2(j0+63)+2
 constexpr int kDwtThreads = 256;
 constexpr int kRowThreads = 256;             // decouple_kernel, cm_kernel: one block per row
-constexpr size_t kAlign = 256;               // workspace sections
 
 static_assert(kDwtThreads % 64 == 0 && kRowThreads % 64 == 0,
               "whole warps on 32- and 64-lane hardware");
-
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 /// Band type of a scale: int16 at scale 0, int32 at scales 1-3 (libvmaf's).
 template <int SC> struct BandOf {
@@ -416,11 +414,10 @@ struct Layout {
 Layout layout_of(const AdmParams &p, uint8_t *base)
 {
     Layout L = {};
-    size_t off = 0;
+    WorkspaceSections sections;
     auto take = [&](size_t bytes) -> void * {
-        void *ptr = base ? static_cast<void *>(base + off) : nullptr;
-        off += align_up(bytes);
-        return ptr;
+        const size_t at = sections.take(bytes);
+        return base ? static_cast<void *>(base + at) : nullptr;
     };
     for (int sc = 0; sc < ADM_SCALES; sc++) {
         const AdmScaleParams &q = p.s[sc];
@@ -444,7 +441,7 @@ Layout layout_of(const AdmParams &p, uint8_t *base)
             s.aim_c = static_cast<int32_t *>(take(n * sizeof(int32_t)));
         }
     }
-    L.bytes = off;
+    L.bytes = sections.bytes;
     return L;
 }
 
@@ -467,8 +464,7 @@ RowSplit split_rows(const AdmParams &p, bool cm)
 
 dim3 dwt_grid(const AdmScaleParams &q)
 {
-    return dim3(static_cast<unsigned>((q.w + kDwtTileW - 1) / kDwtTileW),
-                static_cast<unsigned>((q.h + kDwtTileH - 1) / kDwtTileH), 2u);
+    return grid_covering(q.w, q.h, kDwtTileW, kDwtTileH, 2u);
 }
 
 } // namespace

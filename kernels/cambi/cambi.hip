@@ -35,6 +35,7 @@
 
 #include "kernels/cambi/cambi_ops.h"
 #include "kernels/device/block.h"
+#include "kernels/device/launch.h"
 
 namespace vmafhip {
 
@@ -48,7 +49,6 @@ constexpr int kPoolThreads = 256;
 constexpr int kPoolBlocks = 512;   // most blocks of a pooling pass
 constexpr int kBins = 4096;        // radix digits of at most 12 bits
 constexpr uint16_t kOutside = 0xFFFF; // cvalue tile: unmasked or outside the scale
-constexpr size_t kAlign = 256;
 
 static_assert(kTile * kTile % 64 == 0 && kPoolThreads % 64 == 0,
               "whole warps on 32- and 64-lane hardware");
@@ -78,8 +78,6 @@ struct Buffers {
     size_t bytes;
 };
 
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
-
 Buffers layout_of(const CambiGpuParams &p, uint8_t *base)
 {
     size_t plane = 0, scale0 = 0;
@@ -89,11 +87,10 @@ Buffers layout_of(const CambiGpuParams &p, uint8_t *base)
         scale0 = scale0 > size_t(q.sw[0]) * q.sh[0] ? scale0 : size_t(q.sw[0]) * q.sh[0];
     }
     Buffers b = {};
-    size_t off = 0;
-    auto take = [&](size_t bytes) {
-        uint8_t *ptr = base ? base + off : nullptr;
-        off += align_up(bytes);
-        return ptr;
+    WorkspaceSections sections;
+    auto take = [&](size_t bytes) -> uint8_t * {
+        const size_t at = sections.take(bytes);
+        return base ? base + at : nullptr;
     };
     b.x = reinterpret_cast<uint16_t *>(take(plane * sizeof(uint16_t)));
     b.y = reinterpret_cast<uint16_t *>(take(plane * sizeof(uint16_t)));
@@ -101,20 +98,18 @@ Buffers layout_of(const CambiGpuParams &p, uint8_t *base)
     b.cv = reinterpret_cast<float *>(take(scale0 * sizeof(float)));
     b.pool = reinterpret_cast<PoolState *>(take(sizeof(PoolState)));
     b.value = reinterpret_cast<double *>(take(CAMBI_SCALES * sizeof(double)));
-    b.bytes = off;
+    b.bytes = sections.bytes;
     return b;
 }
 
 dim3 plane_grid(int w, int h)
 {
-    return dim3(static_cast<unsigned>((w + kPlaneW - 1) / kPlaneW),
-                static_cast<unsigned>((h + kPlaneH - 1) / kPlaneH));
+    return grid_covering(w, h, kPlaneW, kPlaneH);
 }
 
 dim3 tile_grid(int w, int h)
 {
-    return dim3(static_cast<unsigned>((w + kTile - 1) / kTile),
-                static_cast<unsigned>((h + kTile - 1) / kTile));
+    return grid_covering(w, h, kTile, kTile);
 }
 
 unsigned pool_grid(int n)

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "kernels/device/launch.h"
 #include "kernels/device/ordered_sum.h"
 
 namespace vmafhip {
@@ -18,9 +19,6 @@ namespace {
 
 constexpr int kThreadsX = 32;
 constexpr int kThreadsY = 8;
-constexpr size_t kAlign = 256;
-
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 template <typename T>
 __global__ void __launch_bounds__(kThreadsX * kThreadsY)
@@ -51,8 +49,9 @@ Layout layout_of(int w, int h)
 {
     const size_t n = static_cast<size_t>(w) * h;
     Layout L;
-    L.chunks_off = align_up(sizeof(float) * n);
-    L.bytes = L.chunks_off + align_up(sizeof(OrderedChunk<double>) * (ordered_chunks(n) + 1));
+    L.chunks_off = workspace_align(sizeof(float) * n);
+    L.bytes = L.chunks_off +
+              workspace_align(sizeof(OrderedChunk<double>) * (ordered_chunks(n) + 1));
     return L;
 }
 
@@ -66,8 +65,7 @@ void ciede_enqueue(hipStream_t stream, const GpuFrame &f, int ss, void *workspac
     const Layout L = layout_of(w, h);
     uint8_t *ws = static_cast<uint8_t *>(workspace);
     float *de = reinterpret_cast<float *>(ws);
-    const dim3 grid(static_cast<unsigned>((w + kThreadsX - 1) / kThreadsX),
-                    static_cast<unsigned>((h + kThreadsY - 1) / kThreadsY));
+    const dim3 grid = grid_covering(w, h, kThreadsX, kThreadsY);
     if (f.bpc > 8)
         pixel_kernel<uint16_t><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(f, ss, de);
     else

@@ -16,6 +16,8 @@
 // CPU's order, so the accumulators are the CPU's bytes.
 #include "kernels/float_adm/float_adm.h"
 
+#include "kernels/device/launch.h"
+
 namespace vmafhip {
 
 namespace {
@@ -24,11 +26,6 @@ constexpr int kThreads = 256;   // 1D kernels
 constexpr int kRowThreads = 64; // per-row kernels
 constexpr int kThreadsX = 32;
 constexpr int kThreadsY = 8;
-constexpr size_t kAlign = 256;
-
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
-
-unsigned blocks(size_t n, int per) { return static_cast<unsigned>((n + per - 1) / per); }
 
 /// Three writable planes (H, V, D).
 struct Planes3 {
@@ -171,10 +168,10 @@ Layout layout_of(int w, int h)
 {
     const size_t bw = static_cast<size_t>(w + 1) / 2, bh = static_cast<size_t>(h + 1) / 2;
     Layout L;
-    L.plane = align_up(sizeof(float) * bw * bh);
+    L.plane = workspace_align(sizeof(float) * bw * bh);
     L.per_sum = bh * FADM_ORIENTATIONS;
     L.bytes = L.plane * N_PLANES +
-              align_up(sizeof(float) * L.per_sum * FLOAT_ADM_SCALES * FADM_KINDS);
+              workspace_align(sizeof(float) * L.per_sum * FLOAT_ADM_SCALES * FADM_KINDS);
     return L;
 }
 
@@ -223,7 +220,7 @@ void float_adm_enqueue(hipStream_t stream, const GpuFrame &f, const FadmParams &
         const int cur = s & 1, prev = cur ^ 1;
         const DwtOut ro{plane(REF_A0 + cur), plane(REF_H), plane(REF_V), plane(REF_D)};
         const DwtOut dout{plane(DIS_A0 + cur), plane(DIS_H), plane(DIS_V), plane(DIS_D)};
-        const dim3 grid(blocks(sc.bw, kThreadsX), blocks(sc.bh, kThreadsY), 2);
+        const dim3 grid(blocks_covering(sc.bw, kThreadsX), blocks_covering(sc.bh, kThreadsY), 2);
         const dim3 block(kThreadsX, kThreadsY);
         if (s > 0)
             dwt_kernel<float><<<grid, block, 0, stream>>>(plane(REF_A0 + prev), plane(DIS_A0 + prev),
@@ -249,15 +246,16 @@ void float_adm_enqueue(hipStream_t stream, const GpuFrame &f, const FadmParams &
         const FadmBands cb{{c.p[0], c.p[1], c.p[2]}, sc.bw, sc.bh};
         const FadmBands fb{{fl.p[0], fl.p[1], fl.p[2]}, sc.bw, sc.bh};
         const size_t n = static_cast<size_t>(sc.bw) * sc.bh;
-        const unsigned rows = blocks(static_cast<size_t>(sc.g.bottom - sc.g.top), kRowThreads);
-        decouple_kernel<<<blocks(n, kThreads), kThreads, 0, stream>>>(ref_o, dis_o, p.cos_1deg_sq,
-                                                                      p.egl, rcp_table, r, a);
+        const unsigned rows =
+            blocks_covering(static_cast<size_t>(sc.g.bottom - sc.g.top), kRowThreads);
+        decouple_kernel<<<blocks_covering(n, kThreads), kThreads, 0, stream>>>(
+            ref_o, dis_o, p.cos_1deg_sq, p.egl, rcp_table, r, a);
         den_rows_kernel<<<rows, kRowThreads, 0, stream>>>(ref_o, sc, p.p, rows_of(s, FADM_DEN));
         // §7.4 detail loss: r masked by a; additive impairment: a masked by r.
-        csf_kernel<<<blocks(n, kThreads), kThreads, 0, stream>>>(ab, sc, c, fl);
+        csf_kernel<<<blocks_covering(n, kThreads), kThreads, 0, stream>>>(ab, sc, c, fl);
         masked_rows_kernel<<<rows, kRowThreads, 0, stream>>>(rb, cb, fb, sc, p.bypass_cm, p.p,
                                                              rows_of(s, FADM_NUM));
-        csf_kernel<<<blocks(n, kThreads), kThreads, 0, stream>>>(rb, sc, c, fl);
+        csf_kernel<<<blocks_covering(n, kThreads), kThreads, 0, stream>>>(rb, sc, c, fl);
         masked_rows_kernel<<<rows, kRowThreads, 0, stream>>>(ab, cb, fb, sc, p.bypass_cm, p.p,
                                                              rows_of(s, FADM_AIM));
     }

@@ -18,6 +18,8 @@
 
 #include <cstdint>
 
+#include "kernels/device/launch.h"
+
 namespace vmafhip {
 
 namespace {
@@ -25,17 +27,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kThreadsX = 32;
 constexpr int kThreadsY = 8;
-constexpr size_t kAlign = 256;
-
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
-
-dim3 grid_2d(int w, int h)
-{
-    return dim3(static_cast<unsigned>((w + kThreadsX - 1) / kThreadsX),
-                static_cast<unsigned>((h + kThreadsY - 1) / kThreadsY));
-}
-
-unsigned blocks_1d(size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
 template <typename T>
 __global__ void __launch_bounds__(kThreads) convert_kernel(const T *in, size_t n, int bpc, float *out)
@@ -103,12 +94,8 @@ Layout layout_of(const FmotionDims &d)
     const size_t n = static_cast<size_t>(d.w) * d.h;
     const size_t hn = d.add_scale1 ? static_cast<size_t>(d.sw) * d.sh : 0;
     Layout L{};
-    size_t at = 0;
-    const auto take = [&at](size_t floats) {
-        const size_t here = at;
-        at += align_up(sizeof(float) * floats);
-        return here;
-    };
+    WorkspaceSections sections;
+    const auto take = [&sections](size_t floats) { return sections.take(sizeof(float) * floats); };
     L.a = take(n);
     L.b = take(n);
     L.t = take(n);
@@ -116,7 +103,7 @@ Layout layout_of(const FmotionDims &d)
     L.ha = take(hn);
     L.hb = take(hn);
     L.hrows = take(d.add_scale1 ? static_cast<size_t>(d.sh) : 0);
-    L.bytes = at;
+    L.bytes = sections.bytes;
     return L;
 }
 
@@ -127,11 +114,12 @@ void blur(hipStream_t stream, const FmotionDims &d, const float *taps, const Gpu
           int bpc, float *pic, float *t)
 {
     const size_t n = static_cast<size_t>(d.w) * d.h;
-    convert_kernel<T><<<blocks_1d(n), kThreads, 0, stream>>>(
+    convert_kernel<T><<<blocks_covering(n, kThreads), kThreads, 0, stream>>>(
         reinterpret_cast<const T *>(plane.data), n, bpc, pic);
     const dim3 block(kThreadsX, kThreadsY);
-    vertical_kernel<<<grid_2d(d.w, d.h), block, 0, stream>>>(pic, taps, d.fw, d.w, d.h, t);
-    horizontal_kernel<<<grid_2d(d.w, d.h), block, 0, stream>>>(t, taps, d.fw, d.w, d.h, pic);
+    const dim3 grid = grid_covering(d.w, d.h, kThreadsX, kThreadsY);
+    vertical_kernel<<<grid, block, 0, stream>>>(pic, taps, d.fw, d.w, d.h, t);
+    horizontal_kernel<<<grid, block, 0, stream>>>(t, taps, d.fw, d.w, d.h, pic);
 }
 
 } // namespace
@@ -153,17 +141,18 @@ void fmotion_enqueue(hipStream_t stream, const FmotionDims &d, const FmotionTabl
         blur<uint8_t>(stream, d, t.taps, prev, bpc, a, tmp);
         blur<uint8_t>(stream, d, t.taps, cur, bpc, b, tmp);
     }
-    row_sad_kernel<<<blocks_1d(static_cast<size_t>(d.h)), kThreads, 0, stream>>>(a, b, d.w, d.h,
-                                                                                rows);
+    row_sad_kernel<<<blocks_covering(static_cast<size_t>(d.h), kThreads), kThreads, 0, stream>>>(
+        a, b, d.w, d.h, rows);
     float *hrows = nullptr;
     if (d.add_scale1) {
         float *ha = at(L.ha), *hb = at(L.hb);
         hrows = at(L.hrows);
         const dim3 block(kThreadsX, kThreadsY);
-        resample_kernel<<<grid_2d(d.sw, d.sh), block, 0, stream>>>(a, d, t, ha);
-        resample_kernel<<<grid_2d(d.sw, d.sh), block, 0, stream>>>(b, d, t, hb);
-        row_sad_kernel<<<blocks_1d(static_cast<size_t>(d.sh)), kThreads, 0, stream>>>(
-            ha, hb, d.sw, d.sh, hrows);
+        const dim3 half = grid_covering(d.sw, d.sh, kThreadsX, kThreadsY);
+        resample_kernel<<<half, block, 0, stream>>>(a, d, t, ha);
+        resample_kernel<<<half, block, 0, stream>>>(b, d, t, hb);
+        row_sad_kernel<<<blocks_covering(static_cast<size_t>(d.sh), kThreads), kThreads, 0,
+                         stream>>>(ha, hb, d.sw, d.sh, hrows);
     }
     score_kernel<<<1, 1, 0, stream>>>(rows, hrows, d, d_score);
 }

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 
+#include "kernels/device/launch.h"
 #include "kernels/device/ordered_sum.h"
 #include "kernels/picture_sample.h"
 
@@ -30,18 +31,11 @@ constexpr int kThreads = 256;        // 1D kernels
 constexpr int kThreadsX = 32;        // filter_kernel
 constexpr int kThreadsY = 8;
 constexpr unsigned kMaxBlocks = 65535; // 1D grids: grid-stride loops beyond
-constexpr size_t kAlign = 256;
-
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 __host__ __device__ inline size_t pixels(int w, int h) { return static_cast<size_t>(w) * static_cast<size_t>(h); }
 
-/// Blocks of kThreads for a grid-stride loop over n items (at least one).
-unsigned blocks_for(size_t n)
-{
-    const size_t b = (n + kThreads - 1) / kThreads;
-    return b == 0 ? 1u : b > kMaxBlocks ? kMaxBlocks : static_cast<unsigned>(b);
-}
+/// Blocks of kThreads for a grid-stride loop over n items.
+unsigned blocks_for(size_t n) { return grid_stride_blocks(n, kThreads, kMaxBlocks); }
 
 __device__ __forceinline__ size_t first_index()
 {
@@ -132,9 +126,12 @@ __global__ void total_kernel(const float *row_sig, const float *row_noise, int h
 
 /// Workspace offsets: float planes of n floats, then records of an ordered
 /// sum of n values, each part aligned.
-size_t plane_bytes(size_t n) { return align_up(sizeof(float) * n); }
+size_t plane_bytes(size_t n) { return workspace_align(sizeof(float) * n); }
 
-size_t chunk_bytes(size_t n) { return align_up(sizeof(OrderedChunk<double>) * (ordered_chunks(n) + 1)); }
+size_t chunk_bytes(size_t n)
+{
+    return workspace_align(sizeof(OrderedChunk<double>) * (ordered_chunks(n) + 1));
+}
 
 } // namespace
 
@@ -210,11 +207,10 @@ void float_ansnr_enqueue(hipStream_t stream, const GpuFrame &f, const AnsnrTaps 
     float *row_noise = reinterpret_cast<float *>(ws + 4 * plane_bytes(n) +
                                                  plane_bytes(static_cast<size_t>(h)));
     luma_enqueue(stream, f, -128, plane[0], plane[1]); // §3.1: offset -128
-    const dim3 grid(static_cast<unsigned>((w + kThreadsX - 1) / kThreadsX),
-                    static_cast<unsigned>((h + kThreadsY - 1) / kThreadsY));
+    const dim3 grid = grid_covering(w, h, kThreadsX, kThreadsY);
     filter_kernel<<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(d_taps, plane[0], plane[1], w,
                                                                    h, plane[2], plane[3]);
-    rows_kernel<<<static_cast<unsigned>((h + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+    rows_kernel<<<blocks_covering(h, kThreads), kThreads, 0, stream>>>(
         plane[2], plane[3], w, h, row_sig, row_noise);
     total_kernel<<<1, 1, 0, stream>>>(row_sig, row_noise, h, d_out);
 }

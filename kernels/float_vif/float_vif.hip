@@ -22,6 +22,7 @@
 // or the warp size.
 #include "kernels/float_vif/float_vif.h"
 
+#include "kernels/device/launch.h"
 #include "kernels/speed/speed_ops.h"
 
 namespace vmafhip {
@@ -31,9 +32,6 @@ namespace {
 constexpr int kThreadsX = 32;
 constexpr int kThreadsY = 8;
 constexpr int kThreads = 256; // row sums
-constexpr size_t kAlign = 256;
-
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 /// The size of each scale: scale 0 the prescaled size, then halved (§3.3).
 struct ScaleSizes {
@@ -64,12 +62,8 @@ Layout layout_of(const FvifDims &d)
 {
     const ScaleSizes z = scale_sizes(d);
     Layout L{};
-    size_t at = 0;
-    const auto take = [&at](size_t floats) {
-        const size_t here = at;
-        at += align_up(floats * sizeof(float));
-        return here;
-    };
+    WorkspaceSections sections;
+    const auto take = [&sections](size_t floats) { return sections.take(sizeof(float) * floats); };
     for (int s = 0; s < FLOAT_VIF_SCALES; s++) {
         const size_t n = static_cast<size_t>(z.w[s]) * z.h[s];
         L.ref[s] = take(n);
@@ -81,7 +75,7 @@ Layout layout_of(const FvifDims &d)
     L.den = take(n0);
     L.row_num = take(static_cast<size_t>(d.sh));
     L.row_den = take(static_cast<size_t>(d.sh));
-    L.bytes = at;
+    L.bytes = sections.bytes;
     return L;
 }
 
@@ -224,8 +218,7 @@ __global__ void total_kernel(const float *row_num, const float *row_den, int h, 
 
 dim3 grid_of(int w, int h, unsigned z)
 {
-    return dim3(static_cast<unsigned>((w + kThreadsX - 1) / kThreadsX),
-                static_cast<unsigned>((h + kThreadsY - 1) / kThreadsY), z);
+    return grid_covering(w, h, kThreadsX, kThreadsY, z);
 }
 
 template <typename T>
@@ -278,7 +271,7 @@ void float_vif_enqueue(hipStream_t stream, const FvifDims &d, const FvifTables &
         vertical_kernel<<<grid_of(w, h, 1), block, 0, stream>>>(ref_s, dis_s, w, h, taps, fw, vert);
         statistic_kernel<<<grid_of(w, h, 1), block, 0, stream>>>(vert, w, h, taps, fw, stat, num,
                                                                  den);
-        row_sums_kernel<<<static_cast<unsigned>((h + kThreads - 1) / kThreads), kThreads, 0,
+        row_sums_kernel<<<blocks_covering(h, kThreads), kThreads, 0,
                           stream>>>(num, den, w, h, row_num, row_den);
         total_kernel<<<1, 1, 0, stream>>>(row_num, row_den, h, s, d_accum);
     }

@@ -16,6 +16,7 @@
 
 #include "kernels/device/atomic.h"
 #include "kernels/device/block.h"
+#include "kernels/device/launch.h"
 
 namespace vmafhip {
 
@@ -86,8 +87,7 @@ __global__ void __launch_bounds__(kThreads)
 void motion_enqueue(hipStream_t stream, const MotionParams &p, const GpuPlane &prev,
                     const GpuPlane &cur, MotionAccum *d_accum)
 {
-    const dim3 grid(static_cast<unsigned>((p.w + kTileW - 1) / kTileW),
-                    static_cast<unsigned>((p.h + kTileH - 1) / kTileH));
+    const dim3 grid = grid_covering(p.w, p.h, kTileW, kTileH);
     unsigned long long *sad = reinterpret_cast<unsigned long long *>(&d_accum->sad);
     if (p.bpc > 8)
         sad_kernel<uint16_t><<<grid, kThreads, 0, stream>>>(

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "kernels/device/launch.h"
 #include "kernels/ssim/ssim.h"
 
 namespace vmafhip {
@@ -21,9 +22,6 @@ namespace {
 
 constexpr int kThreadsX = 32;
 constexpr int kThreadsY = 8;
-constexpr size_t kAlign = 256;
-
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 // §3.2: one thread per output sample, reference and distorted together. No
 // barrier, so threads outside the plane may leave.
@@ -46,8 +44,7 @@ void decimate(hipStream_t stream, const T *ref, const T *dis, int w, int h, floa
               float *out_d)
 {
     const int ow = ms_ssim_half(w), oh = ms_ssim_half(h);
-    const dim3 grid(static_cast<unsigned>((ow + kThreadsX - 1) / kThreadsX),
-                    static_cast<unsigned>((oh + kThreadsY - 1) / kThreadsY));
+    const dim3 grid = grid_covering(ow, oh, kThreadsX, kThreadsY);
     decimate_kernel<T, BPC><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(ref, dis, w, h, ow, oh,
                                                                              out_r, out_d);
 }
@@ -62,9 +59,10 @@ struct Layout {
 Layout layout_of(const MsSsimSizes &sz)
 {
     Layout L = {};
-    size_t off = align_up(ssim_map_workspace_bytes(sz.w[0], sz.h[0]));
+    size_t off = workspace_align(ssim_map_workspace_bytes(sz.w[0], sz.h[0]));
     for (int s = 0; s < 2; s++) {
-        const size_t plane = align_up(sizeof(float) * static_cast<size_t>(sz.w[s + 1]) * sz.h[s + 1]);
+        const size_t plane =
+            workspace_align(sizeof(float) * static_cast<size_t>(sz.w[s + 1]) * sz.h[s + 1]);
         L.plane_off[s][0] = off;
         L.plane_off[s][1] = off + plane;
         off += 2 * plane;

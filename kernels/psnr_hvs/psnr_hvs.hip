@@ -18,6 +18,7 @@
 
 #include <cstdint>
 
+#include "kernels/device/launch.h"
 #include "kernels/device/ordered_sum.h"
 
 namespace vmafhip {
@@ -25,9 +26,6 @@ namespace vmafhip {
 namespace {
 
 constexpr int kTermThreads = 128;  // terms_kernel: one picture block per thread
-constexpr size_t kAlign = 256;     // workspace sections
-
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 /// The planes' block grids and their sections of the workspace, from the
 /// plane sizes only, so that psnr_hvs_workspace_bytes() and
@@ -51,10 +49,10 @@ Layout layout_of(const int w[3], const int h[3])
         L.off[p] = L.terms;
         L.terms += static_cast<size_t>(L.n[p]) * PSNR_HVS_TERMS;
     }
-    size_t off = align_up((L.terms > 0 ? L.terms : 1) * sizeof(float));
+    size_t off = workspace_align((L.terms > 0 ? L.terms : 1) * sizeof(float));
     for (int p = 0; p < 3; p++) {
         L.chunks_off[p] = off;
-        off += align_up(sizeof(OrderedChunk<float>) *
+        off += workspace_align(sizeof(OrderedChunk<float>) *
                         (ordered_chunks(static_cast<size_t>(L.n[p]) * PSNR_HVS_TERMS) + 1));
     }
     L.bytes = off;

@@ -19,6 +19,8 @@
 // or the warp size. The host takes the logarithms (§5.8 to §8).
 #include "kernels/speed/speed.h"
 
+#include "kernels/device/launch.h"
+
 #include "kernels/speed/speed_solve.h"
 
 namespace vmafhip {
@@ -169,13 +171,12 @@ __global__ void __launch_bounds__(kSolveThreads) estimate_kernel(SpeedDims d, fl
                    block + sizeof(SpeedSideHead) / sizeof(float));
 }
 
-unsigned blocks(int n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
-
 template <typename T>
 void launch_decimate(hipStream_t stream, const SpeedDims &d, const SpeedTables &t,
                      const Sides &s, int n, int bpc, float *work)
 {
-    const dim3 grid(blocks(d.opw * d.oph), static_cast<unsigned>(n));
+    const dim3 grid(blocks_covering(static_cast<size_t>(d.opw) * d.oph, kThreads),
+                    static_cast<unsigned>(n));
     if (d.resample)
         decimate_kernel<T, true><<<grid, kThreads, 0, stream>>>(d, t, s, bpc, work);
     else
@@ -200,8 +201,9 @@ void speed_enqueue(hipStream_t stream, const SpeedDims &d, const SpeedTables &t,
         launch_decimate<uint16_t>(stream, d, t, s, n, bpc, work);
     else
         launch_decimate<uint8_t>(stream, d, t, s, n, bpc, work);
-    band_pass_kernel<<<dim3(blocks(d.tw * d.th), static_cast<unsigned>(n)), kThreads, 0, stream>>>(
-        d, t, work);
+    const dim3 band_grid(blocks_covering(static_cast<size_t>(d.tw) * d.th, kThreads),
+                         static_cast<unsigned>(n));
+    band_pass_kernel<<<band_grid, kThreads, 0, stream>>>(d, t, work);
     covariance_kernel<<<static_cast<unsigned>(n), kCovThreads, 0, stream>>>(d, work);
     estimate_kernel<<<static_cast<unsigned>(n), kSolveThreads, 0, stream>>>(d, work, d_accum);
 }

@@ -25,6 +25,7 @@
 
 #include "kernels/ssim/ssim_ops.h"
 #include "kernels/device/block.h"
+#include "kernels/device/launch.h"
 
 namespace vmafhip {
 
@@ -39,12 +40,9 @@ constexpr int kThreadsX = 32;         // block shape of map_kernel and decimate_
 constexpr int kThreadsY = 8;
 constexpr int kThreads = kThreadsX * kThreadsY;
 constexpr int kSumThreads = 1024;     // sum_kernel: one block
-constexpr size_t kAlign = 256;        // workspace sections
 
 static_assert(kThreadsX == kTileW, "map_kernel: one thread per tile column in the vertical pass");
 static_assert(kTileH % kThreadsY == 0, "map_kernel: whole rows of the tile per thread row");
-
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 // §2, §4.3: one thread per decimated sample, ref and dis together. The taps
 // are ssim_decimate_sample()'s, in its order (rows outer, columns inner,
@@ -188,7 +186,7 @@ size_t map_bytes(int w, int h)
 {
     const MapGrid g = map_grid(w, h);
     // at least one slot, so the pointer is always valid
-    return align_up(sizeof(SsimAccum) * (static_cast<size_t>(g.gx) * g.gy + 1));
+    return workspace_align(sizeof(SsimAccum) * (static_cast<size_t>(g.gx) * g.gy + 1));
 }
 
 template <typename T, int BPC>
@@ -214,7 +212,8 @@ Layout layout_of(const SsimParams &m)
     Layout L = {};
     size_t off = map_bytes(m.dec_w, m.dec_h);
     if (m.scale > 1) {
-        const size_t plane = align_up(sizeof(float) * static_cast<size_t>(m.dec_w) * m.dec_h);
+        const size_t plane =
+            workspace_align(sizeof(float) * static_cast<size_t>(m.dec_w) * m.dec_h);
         L.plane_off[0] = off;
         L.plane_off[1] = off + plane;
         off += 2 * plane;
@@ -237,8 +236,7 @@ void enqueue_t(hipStream_t stream, const SsimParams &m, const GpuFrame &f, uint8
     float *r = reinterpret_cast<float *>(ws + L.plane_off[0]);
     float *d = reinterpret_cast<float *>(ws + L.plane_off[1]);
     if (map_grid(dw, dh).gx > 0) {
-        const dim3 dgrid(static_cast<unsigned>((dw + kThreadsX - 1) / kThreadsX),
-                         static_cast<unsigned>((dh + kThreadsY - 1) / kThreadsY));
+        const dim3 dgrid = grid_covering(dw, dh, kThreadsX, kThreadsY);
         decimate_kernel<T, BPC><<<dgrid, dim3(kThreadsX, kThreadsY), 0, stream>>>(
             ref, dis, f.ref[0].w, f.ref[0].h, m.scale, dw, dh, r, d);
     }

@@ -28,6 +28,7 @@
 
 #include "kernels/device/atomic.h"
 #include "kernels/device/block.h"
+#include "kernels/device/launch.h"
 
 namespace vmafhip {
 
@@ -36,12 +37,9 @@ namespace {
 constexpr int kTileW = 64; // scale-S pixels per block, x (even: the decimation keeps even columns)
 constexpr int kTileH = 16; // rows per block (even)
 constexpr int kThreads = 256;
-constexpr size_t kAlign = 256;
 
 static_assert(kThreads % 64 == 0, "whole warps on 32- and 64-lane hardware");
 static_assert(kTileW % 2 == 0 && kTileH % 2 == 0, "tiles start at even rows and columns");
-
-size_t align_up(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 /// Pictures a scale launch reads and writes ([0] ref, [1] dis).
 struct ScaleIO {
@@ -63,7 +61,7 @@ Pictures layout_of(const VifParams &p, uint8_t *base)
     for (int s = 1; s < VIF_SCALES; s++)
         for (int k = 0; k < 2; k++) {
             L.img[s][k] = base ? reinterpret_cast<uint16_t *>(base + off) : nullptr;
-            off += align_up(static_cast<size_t>(p.w[s]) * static_cast<size_t>(p.h[s]) * sizeof(uint16_t));
+            off += workspace_align(static_cast<size_t>(p.w[s]) * p.h[s] * sizeof(uint16_t));
         }
     L.bytes = off;
     return L;
@@ -229,8 +227,7 @@ __global__ void __launch_bounds__(kThreads)
 
 dim3 grid_of(const VifParams &p, int s)
 {
-    return dim3(static_cast<unsigned>((p.w[s] + kTileW - 1) / kTileW),
-                static_cast<unsigned>((p.h[s] + kTileH - 1) / kTileH));
+    return grid_covering(p.w[s], p.h[s], kTileW, kTileH);
 }
 
 } // namespace
