@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/scratch_pool.h"
 #include "extractors/extractor.h"
 #include "kernels/cambi/cambi_ops.h"
 
@@ -49,6 +50,8 @@ extern const ExtractorInfo cambi_extractor;
 /// §2.7: R[0..CAMBI_RECIPROCALS - 1], made once on the host.
 const float *cambi_reciprocals();
 
+struct CambiCpuScratch; // cambi_cpu.cpp: the planes of one picture's pass, kept between frames
+
 class Cambi final : public Extractor {
 public:
     /// c must have passed check().
@@ -73,8 +76,9 @@ public:
     int bpc() const { return g_.bpc; }
 
 private:
-    /// The unclipped score of one luma plane through pass p (§3 to §10).
-    double score(const PlaneView &luma, const CambiPass &p) const;
+    /// The unclipped score of one luma plane through pass p (§3 to §10),
+    /// with the planes of s (sized here on first use).
+    double score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &s) const;
 
     CambiOptions o_;
     Geometry g_;
@@ -84,6 +88,7 @@ private:
     CambiTables t_ = {};         ///< nd, vlt, the band, T[d], cw[d] (§2, §8.1)
     double topk_ = 0.6;
     CambiPass dis_, src_;
+    mutable ScratchPool<CambiCpuScratch> cpu_;
 };
 
 } // namespace vmafhip

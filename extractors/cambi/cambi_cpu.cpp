@@ -7,8 +7,14 @@
 // about 2 * ws updates per masked pixel plus 2 nd + 1 lookups per pixel.
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 
+#include "base/thread_pool.h"
 #include "extractors/cambi/cambi.h"
+
+#if defined(__x86_64__)
+#include "base/avx2.h"
+#endif
 
 namespace vmafhip {
 
@@ -27,14 +33,91 @@ struct HistCounts {
     int operator()(int e) const { return centre[e * row]; }
 };
 
+/// §8.1: one row of the picture and the histograms its values enter.
+struct HistRow {
+    const uint16_t *values;
+    const uint8_t *mask;
+    uint16_t *hist; ///< row v - lo + nd for value v, w columns each
+    int w, lo, hi, nd, pad;
+};
+
+/// §8.1: the masked band values of row r entering (delta 1) or leaving
+/// (delta -1) the histograms of the columns their window covers. A run of
+/// equal values, common where CAMBI looks (flat and banded areas), is added
+/// at once: column c gains the number of the run's pixels within pad of it,
+/// the sum of the pixels' own runs of adds, in one vectorisable pass (the
+/// counts are exact integers, so the histograms are the same numbers).
+__attribute__((always_inline)) inline void hist_update_row(const HistRow &r, int delta)
+{
+    const auto counted = [&r](int b) {
+        const int v = r.values[b];
+        return r.mask[b] && v >= r.lo && v <= r.hi;
+    };
+    for (int b = 0; b < r.w;) {
+        if (!counted(b)) {
+            b++;
+            continue;
+        }
+        const int v = r.values[b];
+        int e = b + 1; // the run is [b, e)
+        while (e < r.w && r.values[e] == v && counted(e))
+            e++;
+        uint16_t *hr = r.hist + static_cast<size_t>(v - r.lo + r.nd) * r.w;
+        const int c0 = std::max(b - r.pad, 0), c1 = std::min(e - 1 + r.pad + 1, r.w);
+        for (int c = c0; c < c1; c++) {
+            const int n = std::min(e - 1, c + r.pad) - std::max(b, c - r.pad) + 1;
+            hr[c] = static_cast<uint16_t>(hr[c] + delta * n);
+        }
+        b = e;
+    }
+}
+
+void hist_update_plain(const HistRow &r, int delta) { hist_update_row(r, delta); }
+
+#if defined(__x86_64__)
+/// The same code, compiled for AVX2: twice the adds per instruction.
+VMAFHIP_AVX2 void hist_update_avx2(const HistRow &r, int delta) { hist_update_row(r, delta); }
+#endif
+
+/// hist_update_row() as the processor runs it best.
+void hist_update(const HistRow &r, int delta)
+{
+#if defined(__x86_64__)
+    static const auto fn = cpu_has_avx2() ? hist_update_avx2 : hist_update_plain;
+    fn(r, delta);
+#else
+    hist_update_plain(r, delta);
+#endif
+}
+
 } // namespace
 
-double Cambi::score(const PlaneView &luma, const CambiPass &p) const
+/// The planes of one picture's pass, kept between frames as they are: a
+/// fresh multi-megabyte allocation per picture costs more in page faults
+/// than the pass itself. Every plane element a pass reads it writes first;
+/// the histograms are all zero between scales and between passes (each
+/// scale removes the rows it added; nothing in between can throw).
+struct CambiCpuScratch {
+    std::vector<uint16_t> img, tmp, hist;
+    std::vector<uint8_t> mask, z, col;
+    std::vector<float> cv;
+};
+
+double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &s) const
 {
     const int W = p.w, H = p.h;
     const size_t n = static_cast<size_t>(W) * H;
-    std::vector<uint16_t> img(n), tmp(n);
-    std::vector<uint8_t> mask(n);
+    s.img.resize(n);
+    s.tmp.resize(n);
+    s.mask.resize(n);
+    s.z.resize(n);
+    s.col.resize(static_cast<size_t>(W) + 6);
+    s.cv.resize(n);
+    // Raw pointers held in locals: byte stores could alias the vectors'
+    // own pointers, which would then be reloaded in every inner loop.
+    uint16_t *const img = s.img.data(), *const tmp = s.tmp.data();
+    uint8_t *const mask = s.mask.data(), *const z = s.z.data(), *const col = s.col.data();
+    float *const cv = s.cv.data();
 
     // §4.2: resize (nearest, index vectors) and depth mapping.
     for (int i = 0; i < H; i++) {
@@ -46,33 +129,46 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p) const
     }
     // §4.3: anti-dithering, from the unfiltered values.
     if (anti_dither_) {
-        tmp = img;
+        std::copy(img, img + n, tmp);
         for (int i = 0; i < H; i++)
             for (int j = 0; j < W; j++)
-                img[static_cast<size_t>(i) * W + j] = cambi_anti_dither(tmp.data(), W, H, i, j);
+                img[static_cast<size_t>(i) * W + j] = cambi_anti_dither(tmp, W, H, i, j);
     }
     // §5: zero-derivative flags, their 7x7 sums (columns, then rows), the mask.
     {
-        std::vector<uint8_t> z(n);
-        for (int i = 0; i < H; i++)
-            for (int j = 0; j < W; j++)
-                z[static_cast<size_t>(i) * W + j] =
-                    static_cast<uint8_t>(cambi_zero_derivative(img.data(), W, H, i, j));
-        std::vector<uint8_t> col(static_cast<size_t>(W));
+        // The last row and column apart, so that the inner loop has no edge
+        // tests and vectorises.
         for (int i = 0; i < H; i++) {
-            std::fill(col.begin(), col.end(), 0);
-            for (int a = std::max(0, i - 3); a <= std::min(H - 1, i + 3); a++)
-                for (int j = 0; j < W; j++)
-                    col[static_cast<size_t>(j)] += z[static_cast<size_t>(a) * W + j];
-            int sum = 0;
-            for (int j = 0; j < std::min(W, 3); j++)
-                sum += col[static_cast<size_t>(j)];
+            uint8_t *zr = z + static_cast<size_t>(i) * W;
+            if (i < H - 1)
+                for (int j = 0; j < W - 1; j++)
+                    zr[j] = static_cast<uint8_t>(cambi_zero_derivative(img, W, H, i, j));
+            else
+                for (int j = 0; j < W - 1; j++)
+                    zr[j] = static_cast<uint8_t>(cambi_zero_derivative(img, W, H, H - 1, j));
+            zr[W - 1] = static_cast<uint8_t>(cambi_zero_derivative(img, W, H, i, W - 1));
+        }
+        // col[3 + j]: the flags of rows i-3 .. i+3 of column j, slid down a
+        // row at a time (a row enters below, a row leaves above), with three
+        // zero columns on each side for the horizontal sums.
+        const auto slide = [&](int row, int sign) {
+            const uint8_t *zr = z + static_cast<size_t>(row) * W;
+            for (int j = 0; j < W; j++)
+                col[3 + j] = static_cast<uint8_t>(col[3 + j] + sign * zr[j]);
+        };
+        std::fill(col, col + W + 6, 0);
+        for (int a = 0; a < std::min(H, 3); a++)
+            slide(a, 1);
+        for (int i = 0; i < H; i++) {
+            if (i + 3 < H)
+                slide(i + 3, 1);
+            if (i - 4 >= 0)
+                slide(i - 4, -1);
+            uint8_t *mr = mask + static_cast<size_t>(i) * W;
             for (int j = 0; j < W; j++) {
-                if (j + 3 < W)
-                    sum += col[static_cast<size_t>(j + 3)];
-                if (j - 4 >= 0)
-                    sum -= col[static_cast<size_t>(j - 4)];
-                mask[static_cast<size_t>(i) * W + j] = sum > p.mask_index;
+                const int sum = col[j] + col[j + 1] + col[j + 2] + col[j + 3] + col[j + 4] +
+                                col[j + 5] + col[j + 6];
+                mr[j] = sum > p.mask_index;
             }
         }
     }
@@ -82,8 +178,8 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p) const
     // Histogram rows for the band plus nd empty rows on each side, so that
     // v - d and v + d never need a test.
     const int rows = hi - lo + 1 + 2 * nd;
-    std::vector<uint16_t> hist;
-    std::vector<float> cv(n);
+    if (s.hist.size() < static_cast<size_t>(rows) * W)
+        s.hist.assign(static_cast<size_t>(rows) * W, 0);
     double value[CAMBI_SCALES];
     int w = W, h = H;
     const size_t stride = static_cast<size_t>(W);
@@ -111,20 +207,12 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p) const
             for (int j = 0; j < w; j++)
                 img[i * stride + j] = cambi_mode3(tmp[(i - 1) * stride + j], tmp[i * stride + j],
                                                   tmp[(i + 1) * stride + j]);
-        // §8: sliding per-column histograms of the masked band values.
-        hist.assign(static_cast<size_t>(rows) * w, 0);
-        auto update = [&](int row, int delta) {
-            const uint16_t *pv = &img[row * stride];
-            const uint8_t *pm = &mask[row * stride];
-            for (int b = 0; b < w; b++) {
-                const int v = pv[b];
-                if (!pm[b] || v < lo || v > hi)
-                    continue;
-                uint16_t *hr = &hist[static_cast<size_t>(v - lo + nd) * w];
-                const int c1 = std::min(b + pad + 1, w);
-                for (int c = std::max(b - pad, 0); c < c1; c++)
-                    hr[c] = static_cast<uint16_t>(hr[c] + delta);
-            }
+        // §8: sliding per-column histograms of the masked band values,
+        // zero on entry.
+        uint16_t *const hist = s.hist.data();
+        const auto update = [&](int row, int delta) {
+            hist_update(HistRow{&img[row * stride], &mask[row * stride], hist, w, lo, hi, nd, pad},
+                        delta);
         };
         for (int a = 0; a < std::min(pad, h); a++)
             update(a, 1);
@@ -141,22 +229,34 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p) const
                 const int v = pv[j];
                 if (pm[j] && v >= lo && v <= hi)
                     c = cambi_c_value(v, t_, R,
-                                      HistCounts{&hist[static_cast<size_t>(v - lo + nd) * w + j],
+                                      HistCounts{hist + static_cast<size_t>(v - lo + nd) * w + j,
                                                  static_cast<ptrdiff_t>(w)});
                 out[j] = c;
             }
         }
+        // The rows still in the window leave: zero histograms again, for
+        // the next scale or pass, for pad + 1 rows of adds rather than a
+        // clear of them all.
+        for (int a = std::max(0, h - pad - 1); a < h; a++)
+            update(a, -1);
         // §9.
-        value[scale] = cambi_top_k_mean(cv.data(), w * h, cambi_top_k_count(w * h, topk_));
+        value[scale] = cambi_top_k_mean(cv, w * h, cambi_top_k_count(w * h, topk_));
     }
     return cambi_combine(value, p.ws); // §10
 }
 
-void Cambi::cpu(const FrameView &f, void *accum, ThreadPool &) const
+void Cambi::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
+    // The distorted picture's pass and, with full_ref, the reference's are
+    // independent: one task each.
     CambiAccum &a = *static_cast<CambiAccum *>(accum);
-    a.dis = score(f.dis[0], dis_);
-    a.src = o_.full_ref ? score(f.ref[0], src_) : 0.0;
+    a.src = 0.0;
+    pool.parallel_for(o_.full_ref ? 2 : 1, 1, [&](int begin, int end) {
+        for (int k = begin; k < end; k++) {
+            const auto s = cpu_.take([] { return std::make_shared<CambiCpuScratch>(); });
+            (k ? a.src : a.dis) = score(k ? f.ref[0] : f.dis[0], k ? src_ : dis_, *s);
+        }
+    });
 }
 
 } // namespace vmafhip

@@ -10,6 +10,7 @@
 
 #include <vector>
 
+#include "base/scratch_pool.h"
 #include "extractors/extractor.h"
 #include "extractors/vif_tools/vif_tools.h"
 #include "kernels/speed/speed_ops.h"
@@ -44,10 +45,13 @@ SpeedPlan speed_plan(int ow, int oh, const SpeedOptions &o, int mode);
 /// Bytes of an accumulator block of `sides` plane sides (8-byte multiple).
 size_t speed_accum_bytes(const SpeedPlan &p, int sides);
 
+/// The planes of one plane side's CPU pass (speed_cpu.cpp), kept between frames.
+struct SpeedCpuScratch;
+
 /// The CPU pass of one plane side (§5.1 to §5.7) of the converted plane
 /// (§2.1; ow x oh, row-major) into side (speed_side_floats() floats: a
-/// SpeedSideHead, then the nb variances).
-void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side);
+/// SpeedSideHead, then the nb variances), with the planes of s.
+void speed_side(const SpeedPlan &p, const float *plane, SpeedCpuScratch &s, float *side);
 
 /// The score of one plane pair from its two sides' blocks, and whether
 /// either side was singular (§5.8, §6).
@@ -85,6 +89,7 @@ private:
     Geometry g_;
     std::string suffix_;
     SpeedPlan plan_;
+    mutable ScratchPool<SpeedCpuScratch> cpu_;
 };
 
 class SpeedTemporal final : public Extractor {
@@ -113,6 +118,7 @@ private:
     Geometry g_;
     std::string suffix_;
     SpeedPlan plan_;
+    mutable ScratchPool<SpeedCpuScratch> cpu_;
 };
 
 } // namespace vmafhip

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "extractors/speed/speed.h"
 #include "kernels/speed/speed_solve.h"
 
@@ -33,6 +34,42 @@ std::vector<float> entropies(const SpeedPlan &p, const SpeedSideHead &head, cons
                                         (std::log2(static_cast<double>(l * var[b] + p.snn)) + LOG2_2PIE));
     }
     return ent;
+}
+
+/// §5.4, the lower triangle of K: its 325 entries are independent sums,
+/// run eight side by side in one pass over the samples (eight chains of
+/// additions in flight rather than one); each is speed_covariance()'s,
+/// term by term in its order.
+void covariances(const float *e, int stride, const float *mean, int subw, int subh, float *k)
+{
+    constexpr int TRIANGLE = NE * (NE + 1) / 2, GROUP = 8;
+    int pa[TRIANGLE], pb[TRIANGLE];
+    for (int a = 0, t = 0; a < NE; a++)
+        for (int b = 0; b <= a; b++, t++)
+            pa[t] = a, pb[t] = b;
+    for (int t0 = 0; t0 < TRIANGLE; t0 += GROUP) {
+        // A short last group repeats its last entry.
+        const float *x[GROUP], *y[GROUP];
+        double mx[GROUP], my[GROUP], acc[GROUP];
+        for (int g = 0; g < GROUP; g++) {
+            const int t = t0 + g < TRIANGLE ? t0 + g : TRIANGLE - 1;
+            x[g] = speed_position(e, stride, pa[t]);
+            y[g] = speed_position(e, stride, pb[t]);
+            mx[g] = mean[pa[t]];
+            my[g] = mean[pb[t]];
+            acc[g] = 0.0;
+        }
+        for (int i = 0; i < subh; i++)
+            for (int j = 0; j < subw; j++) {
+                const size_t q = static_cast<size_t>(i) * stride + j;
+                for (int g = 0; g < GROUP; g++)
+                    acc[g] = acc[g] + speed_covariance_term(x[g][q], mx[g], y[g][q], my[g]);
+            }
+        for (int g = 0; g < GROUP && t0 + g < TRIANGLE; g++) {
+            const int a = pa[t0 + g], b = pb[t0 + g];
+            k[a * NE + b] = k[b * NE + a] = speed_covariance_of(acc[g], subw, subh);
+        }
+    }
 }
 
 double lg1(float s) { return std::log2(static_cast<double>(1.0f + s)); }
@@ -60,11 +97,30 @@ void weights(int mode, float sr, float sd, double *wr, double *wd)
 
 } // namespace
 
-void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side)
+/// Every element a side's pass reads it writes first, so the planes are
+/// kept between frames as they are (fresh large allocations per frame cost
+/// page faults).
+struct SpeedCpuScratch {
+    std::vector<float> in[2];                    ///< converted planes (§2.1, §8 step 3)
+    std::vector<float> resampled, dec, e, y, qy, x; ///< §5.1 to §5.6
+    SpeedSolveScratch solve;
+};
+
+namespace {
+
+/// A side's scratch from pool, made on first use.
+ScratchPool<SpeedCpuScratch>::Lease take_scratch(ScratchPool<SpeedCpuScratch> &pool)
+{
+    return pool.take([] { return std::make_shared<SpeedCpuScratch>(); });
+}
+
+} // namespace
+
+void speed_side(const SpeedPlan &p, const float *plane, SpeedCpuScratch &s, float *side)
 {
     const SpeedDims &d = p.d;
-    SpeedImage src{plane.data(), d.ow};
-    std::vector<float> resampled;
+    SpeedImage src{plane, d.ow};
+    std::vector<float> &resampled = s.resampled;
     if (d.resample) {
         resampled.resize(static_cast<size_t>(d.sw) * d.sh);
         for (int y = 0; y < d.sh; y++)
@@ -76,14 +132,16 @@ void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side
         src = SpeedImage{resampled.data(), d.sw};
     }
     // §5.2: the anti-alias filter at the decimated positions only (§11).
-    std::vector<float> dec(static_cast<size_t>(d.opw) * d.oph);
+    std::vector<float> &dec = s.dec;
+    dec.resize(static_cast<size_t>(d.opw) * d.oph);
     for (int i = 0; i < d.oph; i++)
         for (int j = 0; j < d.opw; j++)
             dec[static_cast<size_t>(i) * d.opw + j] =
                 speed_filter_at(src, p.taps_a.data(), d.wa, d.sw, d.sh, 16 * i, 16 * j);
     // §5.3, on the truncated part that §5.4 to §5.6 read.
     const SpeedImage dv{dec.data(), d.opw};
-    std::vector<float> e(static_cast<size_t>(d.tw) * d.th);
+    std::vector<float> &e = s.e;
+    e.resize(static_cast<size_t>(d.tw) * d.th);
     for (int i = 0; i < d.th; i++)
         for (int j = 0; j < d.tw; j++)
             e[static_cast<size_t>(i) * d.tw + j] =
@@ -92,17 +150,15 @@ void speed_side(const SpeedPlan &p, const std::vector<float> &plane, float *side
     float mean[NE], k[NE * NE];
     for (int q = 0; q < NE; q++)
         mean[q] = speed_mean(e.data(), d.tw, q, d.subw, d.subh);
-    for (int a = 0; a < NE; a++)
-        for (int b = 0; b <= a; b++)
-            k[a * NE + b] = k[b * NE + a] =
-                speed_covariance(e.data(), d.tw, a, b, mean[a], mean[b], d.subw, d.subh);
+    covariances(e.data(), d.tw, mean, d.subw, d.subh, k);
     // §5.5 to §5.7.
     const size_t n = static_cast<size_t>(NE) * p.nb;
-    std::vector<float> y(n), qy(n), x(n);
-    auto scratch = std::make_unique<SpeedSolveScratch>();
+    s.y.resize(n);
+    s.qy.resize(n);
+    s.x.resize(n);
     SpeedSideHead *head = reinterpret_cast<SpeedSideHead *>(side);
-    speed_estimate(SpeedSerialTeam{}, *scratch, k, e.data(), d.tw, p.nbh, p.nb, y.data(), qy.data(),
-                   x.data(), head, side + sizeof(SpeedSideHead) / sizeof(float));
+    speed_estimate(SpeedSerialTeam{}, s.solve, k, e.data(), d.tw, p.nbh, p.nb, s.y.data(),
+                   s.qy.data(), s.x.data(), head, side + sizeof(SpeedSideHead) / sizeof(float));
 }
 
 float speed_plane_score(const SpeedPlan &p, const float *ref, const float *dis, bool *singular)
@@ -129,37 +185,40 @@ float speed_plane_score(const SpeedPlan &p, const float *ref, const float *dis, 
     return score / static_cast<float>(p.nb);
 }
 
-void SpeedChroma::cpu(const FrameView &f, void *accum, ThreadPool &) const
+void SpeedChroma::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
+    // The four sides (U reference, U distorted, V reference, V distorted)
+    // are independent: one task each.
     float *side = static_cast<float *>(accum);
     const size_t n = speed_side_floats(plan_.d);
-    std::vector<float> plane;
-    for (int c = 0; c < 2; c++) {
-        float_plane(f.ref[1 + c], g_.bpc, &plane);
-        speed_side(plan_, plane, side + 2 * c * n);
-        float_plane(f.dis[1 + c], g_.bpc, &plane);
-        speed_side(plan_, plane, side + (2 * c + 1) * n);
-    }
+    pool.parallel_for(SIDES, 1, [&](int begin, int end) {
+        for (int k = begin; k < end; k++) {
+            const auto s = take_scratch(cpu_);
+            float_plane((k & 1 ? f.dis : f.ref)[1 + k / 2], g_.bpc, &(*s).in[0]);
+            speed_side(plan_, (*s).in[0].data(), *s, side + static_cast<size_t>(k) * n);
+        }
+    });
 }
 
-void SpeedTemporal::cpu(const FrameView &f, void *accum, ThreadPool &) const
+void SpeedTemporal::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
     if (f.index == 0)
         return; // finish() writes 0 (§8 step 2)
-    // §8 step 3: previous minus current, in float.
-    std::vector<float> rd, dd, cur;
-    float_plane(f.prev_ref[0], g_.bpc, &rd);
-    float_plane(f.prev_dis[0], g_.bpc, &dd);
-    float_plane(f.ref[0], g_.bpc, &cur);
-    for (size_t i = 0; i < rd.size(); i++)
-        rd[i] = rd[i] - cur[i];
-    if (!o_.use_ref_diff)
-        float_plane(f.dis[0], g_.bpc, &cur);
-    for (size_t i = 0; i < dd.size(); i++)
-        dd[i] = dd[i] - cur[i];
+    // §8 step 3: previous minus current, in float; the reference difference
+    // and the distorted one are independent: one task each.
     float *side = static_cast<float *>(accum);
-    speed_side(plan_, rd, side);
-    speed_side(plan_, dd, side + speed_side_floats(plan_.d));
+    const size_t n = speed_side_floats(plan_.d);
+    pool.parallel_for(SIDES, 1, [&](int begin, int end) {
+        for (int k = begin; k < end; k++) {
+            const auto s = take_scratch(cpu_);
+            std::vector<float> &prev = (*s).in[0], &cur = (*s).in[1];
+            float_plane(k == 0 ? f.prev_ref[0] : f.prev_dis[0], g_.bpc, &prev);
+            float_plane(k == 0 || o_.use_ref_diff ? f.ref[0] : f.dis[0], g_.bpc, &cur);
+            for (size_t i = 0; i < prev.size(); i++)
+                prev[i] = prev[i] - cur[i];
+            speed_side(plan_, prev.data(), *s, side + static_cast<size_t>(k) * n);
+        }
+    });
 }
 
 } // namespace vmafhip

@@ -62,11 +62,13 @@ VMAFHIP_HD uint16_t cambi_anti_dither(const uint16_t *p, int w, int h, int i, in
     return r0[j];
 }
 
-/// §5: the zero-derivative flag of (i, j) of a packed w x h plane.
+/// §5: the zero-derivative flag of (i, j) of a packed w x h plane. The two
+/// tests are joined with & rather than &&: the same flag, but both loads
+/// happen unconditionally inside the plane, so a row loop vectorises.
 VMAFHIP_HD int cambi_zero_derivative(const uint16_t *p, int w, int h, int i, int j)
 {
     const long long q = static_cast<long long>(i) * w + j;
-    return (j == w - 1 || p[q] == p[q + 1]) && (i == h - 1 || p[q] == p[q + w]);
+    return (j == w - 1 || p[q] == p[q + 1]) & (i == h - 1 || p[q] == p[q + w]);
 }
 
 /// §7: the mode of three samples.

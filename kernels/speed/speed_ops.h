@@ -134,20 +134,36 @@ VMAFHIP_HD float speed_mean(const float *e, int stride, int p, int subw, int sub
     return s / static_cast<float>(subw * subh);
 }
 
+/// §5.4: the first sample of position p of the 5 x 5 neighbourhood in e.
+VMAFHIP_HD const float *speed_position(const float *e, int stride, int p)
+{
+    return e + (p / 5) * stride + p % 5;
+}
+
+/// §5.4: one term of a covariance sum: double differences from the means,
+/// their double product.
+VMAFHIP_HD double speed_covariance_term(float x, double mx, float y, double my)
+{
+    return (static_cast<double>(x) - mx) * (static_cast<double>(y) - my);
+}
+
+/// §5.4: a covariance from its double sum of subw x subh terms, rounded to float.
+VMAFHIP_HD float speed_covariance_of(double acc, int subw, int subh)
+{
+    return static_cast<float>(acc / static_cast<double>(subw * subh));
+}
+
 /// §5.4: covariance entry (a, b) from the means ma, mb of positions a, b;
-/// double differences, products and sum, i outer, j inner; rounded to float.
+/// the terms summed in double from 0, i outer, j inner.
 VMAFHIP_HD float speed_covariance(const float *e, int stride, int a, int b, float ma, float mb,
                                   int subw, int subh)
 {
-    const float *x = e + (a / 5) * stride + a % 5;
-    const float *y = e + (b / 5) * stride + b % 5;
-    const double mx = ma, my = mb;
+    const float *x = speed_position(e, stride, a), *y = speed_position(e, stride, b);
     double acc = 0.0;
     for (int i = 0; i < subh; i++)
         for (int j = 0; j < subw; j++)
-            acc = acc + (static_cast<double>(x[i * stride + j]) - mx) *
-                            (static_cast<double>(y[i * stride + j]) - my);
-    return static_cast<float>(acc / static_cast<double>(subw * subh));
+            acc = acc + speed_covariance_term(x[i * stride + j], ma, y[i * stride + j], mb);
+    return speed_covariance_of(acc, subw, subh);
 }
 
 } // namespace vmafhip
