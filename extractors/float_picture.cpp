@@ -12,36 +12,39 @@ namespace vmafhip {
 
 namespace {
 
-template <typename T>
-void convert(const PlaneView &p, int bpc, int offset, float *out, ThreadPool &pool)
+template <typename T> void convert_rows(const PlaneView &p, int bpc, int offset, float *out, int y0, int y1)
 {
-    pool.parallel_for(p.h, 16, [&](int y0, int y1) {
-        for (int y = y0; y < y1; y++) {
-            const T *r = p.row<T>(y);
-            float *o = out + static_cast<size_t>(y) * p.w;
-            for (int x = 0; x < p.w; x++)
-                o[x] = picture_sample(r[x], bpc, offset);
-        }
-    });
-}
-
-void convert_plane(const PlaneView &p, int bpc, int offset, float *out, ThreadPool &pool)
-{
-    if (bpc > 8)
-        convert<uint16_t>(p, bpc, offset, out, pool);
-    else
-        convert<uint8_t>(p, bpc, offset, out, pool);
+    for (int y = y0; y < y1; y++) {
+        const T *r = p.row<T>(y);
+        float *o = out + static_cast<size_t>(y) * p.w;
+        for (int x = 0; x < p.w; x++)
+            o[x] = picture_sample(r[x], bpc, offset);
+    }
 }
 
 } // namespace
+
+void float_plane(const PlaneView &p, int bpc, int offset, float *out, ThreadPool *pool)
+{
+    const auto rows = [&](int y0, int y1) {
+        if (bpc > 8)
+            convert_rows<uint16_t>(p, bpc, offset, out, y0, y1);
+        else
+            convert_rows<uint8_t>(p, bpc, offset, out, y0, y1);
+    };
+    if (pool)
+        pool->parallel_for(p.h, 16, rows);
+    else
+        rows(0, p.h);
+}
 
 FloatLuma float_luma(const FrameView &f, int bpc, int offset, ThreadPool &pool)
 {
     const int w = f.ref[0].w, h = f.ref[0].h;
     FloatLuma l{w, h, std::vector<float>(static_cast<size_t>(w) * h),
                 std::vector<float>(static_cast<size_t>(w) * h)};
-    convert_plane(f.ref[0], bpc, offset, l.ref.data(), pool);
-    convert_plane(f.dis[0], bpc, offset, l.dis.data(), pool);
+    float_plane(f.ref[0], bpc, offset, l.ref.data(), &pool);
+    float_plane(f.dis[0], bpc, offset, l.dis.data(), &pool);
     return l;
 }
 

@@ -21,4 +21,9 @@ struct FloatLuma {
 /// float). bpc is 8, 10, 12 or 16.
 FloatLuma float_luma(const FrameView &f, int bpc, int offset, ThreadPool &pool);
 
+/// §1 for any plane p into out (p.w x p.h, row-major): its rows split over
+/// pool, or converted on the calling thread where pool is null (a caller
+/// that already runs as one of a pool's tasks: SpEED's plane sides).
+void float_plane(const PlaneView &p, int bpc, int offset, float *out, ThreadPool *pool);
+
 } // namespace vmafhip

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "base/thread_pool.h"
+#include "extractors/float_picture.h"
 #include "kernels/speed/speed_ops.h"
 
 namespace vmafhip {
@@ -60,20 +61,7 @@ const char *const SCALER_NAMES[] = {"nearest", "bilinear", "bicubic", "lanczos4"
 void float_plane(const PlaneView &pv, int bpc, std::vector<float> *out)
 {
     out->resize(static_cast<size_t>(pv.w) * pv.h);
-    float *o = out->data();
-    if (bpc == 8) {
-        for (int y = 0; y < pv.h; y++) {
-            const uint8_t *r = pv.row<uint8_t>(y);
-            for (int x = 0; x < pv.w; x++)
-                *o++ = speed_sample(r[x], 8);
-        }
-        return;
-    }
-    for (int y = 0; y < pv.h; y++) {
-        const uint16_t *r = pv.row<uint16_t>(y);
-        for (int x = 0; x < pv.w; x++)
-            *o++ = speed_sample(r[x], bpc);
-    }
+    float_plane(pv, bpc, -128, out->data(), nullptr);
 }
 
 bool kernelscale_valid(double ks)
