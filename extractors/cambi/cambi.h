@@ -77,8 +77,9 @@ public:
 
 private:
     /// The unclipped score of one luma plane through pass p (§3 to §10),
-    /// with the planes of s (sized here on first use).
-    double score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &s) const;
+    /// with the planes of s (sized here on first use), §8 in bands over pool.
+    double score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &s,
+                 ThreadPool &pool) const;
 
     CambiOptions o_;
     Geometry g_;

@@ -103,7 +103,8 @@ struct CambiCpuScratch {
     std::vector<float> cv;
 };
 
-double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &s) const
+double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &s,
+                    ThreadPool &pool) const
 {
     const int W = p.w, H = p.h;
     const size_t n = static_cast<size_t>(W) * H;
@@ -178,8 +179,14 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
     // Histogram rows for the band plus nd empty rows on each side, so that
     // v - d and v + d never need a test.
     const int rows = hi - lo + 1 + 2 * nd;
-    if (s.hist.size() < static_cast<size_t>(rows) * W)
-        s.hist.assign(static_cast<size_t>(rows) * W, 0);
+    // §8 runs in horizontal bands of the picture, one task each, with
+    // histograms of their own; a band of at least four windows' height,
+    // so that the rows each band adds before its first (its window) cost
+    // little.
+    const int bands = std::clamp(H / (4 * (2 * pad + 1)), 1, pool.size());
+    const size_t band_hist = static_cast<size_t>(rows) * W;
+    if (s.hist.size() < band_hist * bands)
+        s.hist.assign(band_hist * bands, 0);
     double value[CAMBI_SCALES];
     int w = W, h = H;
     const size_t stride = static_cast<size_t>(W);
@@ -207,38 +214,48 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
             for (int j = 0; j < w; j++)
                 img[i * stride + j] = cambi_mode3(tmp[(i - 1) * stride + j], tmp[i * stride + j],
                                                   tmp[(i + 1) * stride + j]);
-        // §8: sliding per-column histograms of the masked band values,
-        // zero on entry.
-        uint16_t *const hist = s.hist.data();
-        const auto update = [&](int row, int delta) {
-            hist_update(HistRow{&img[row * stride], &mask[row * stride], hist, w, lo, hi, nd, pad},
-                        delta);
-        };
-        for (int a = 0; a < std::min(pad, h); a++)
-            update(a, 1);
-        for (int i = 0; i < h; i++) {
-            if (i + pad < h)
-                update(i + pad, 1);
-            if (i - pad - 1 >= 0)
-                update(i - pad - 1, -1);
-            const uint16_t *pv = &img[i * stride];
-            const uint8_t *pm = &mask[i * stride];
-            float *out = &cv[static_cast<size_t>(i) * w];
-            for (int j = 0; j < w; j++) {
-                float c = 0.0f;
-                const int v = pv[j];
-                if (pm[j] && v >= lo && v <= hi)
-                    c = cambi_c_value(v, t_, R,
-                                      HistCounts{hist + static_cast<size_t>(v - lo + nd) * w + j,
-                                                 static_cast<ptrdiff_t>(w)});
-                out[j] = c;
+        // §8: sliding per-column histograms of the masked band values, for
+        // the rows [r0, r1) of a band, its histograms zero on entry. Before
+        // row i they hold rows [i - pad - 1, i + pad) (from the first row on),
+        // row i + pad enters and row i - pad - 1 leaves.
+        const auto band = [&](int r0, int r1, uint16_t *hist) {
+            const auto update = [&](int row, int delta) {
+                hist_update(
+                    HistRow{&img[row * stride], &mask[row * stride], hist, w, lo, hi, nd, pad}, delta);
+            };
+            for (int a = std::max(0, r0 - pad - 1); a < std::min(r0 + pad, h); a++)
+                update(a, 1);
+            for (int i = r0; i < r1; i++) {
+                if (i + pad < h)
+                    update(i + pad, 1);
+                if (i - pad - 1 >= 0)
+                    update(i - pad - 1, -1);
+                const uint16_t *pv = &img[i * stride];
+                const uint8_t *pm = &mask[i * stride];
+                float *out = &cv[static_cast<size_t>(i) * w];
+                for (int j = 0; j < w; j++) {
+                    float c = 0.0f;
+                    const int v = pv[j];
+                    if (pm[j] && v >= lo && v <= hi)
+                        c = cambi_c_value(v, t_, R,
+                                          HistCounts{hist + static_cast<size_t>(v - lo + nd) * w + j,
+                                                     static_cast<ptrdiff_t>(w)});
+                    out[j] = c;
+                }
             }
-        }
-        // The rows still in the window leave: zero histograms again, for
-        // the next scale or pass, for pad + 1 rows of adds rather than a
-        // clear of them all.
-        for (int a = std::max(0, h - pad - 1); a < h; a++)
-            update(a, -1);
+            // The rows still in the window leave: zero histograms again, for
+            // the next scale or pass, for a window of adds rather than a
+            // clear of them all.
+            for (int a = std::max(0, r1 - pad - 1); a < std::min(r1 + pad, h); a++)
+                update(a, -1);
+        };
+        const int nb = std::min(bands, std::max(1, h / (4 * (2 * pad + 1))));
+        pool.parallel_for(nb, 1, [&](int b0, int b1) {
+            for (int b = b0; b < b1; b++)
+                band(static_cast<int>(static_cast<long long>(h) * b / nb),
+                     static_cast<int>(static_cast<long long>(h) * (b + 1) / nb),
+                     s.hist.data() + band_hist * b);
+        });
         // §9.
         value[scale] = cambi_top_k_mean(cv, w * h, cambi_top_k_count(w * h, topk_));
     }
@@ -247,16 +264,10 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
 
 void Cambi::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
 {
-    // The distorted picture's pass and, with full_ref, the reference's are
-    // independent: one task each.
     CambiAccum &a = *static_cast<CambiAccum *>(accum);
-    a.src = 0.0;
-    pool.parallel_for(o_.full_ref ? 2 : 1, 1, [&](int begin, int end) {
-        for (int k = begin; k < end; k++) {
-            const auto s = cpu_.take([] { return std::make_shared<CambiCpuScratch>(); });
-            (k ? a.src : a.dis) = score(k ? f.ref[0] : f.dis[0], k ? src_ : dis_, *s);
-        }
-    });
+    const auto s = cpu_.take([] { return std::make_shared<CambiCpuScratch>(); });
+    a.dis = score(f.dis[0], dis_, *s, pool);
+    a.src = o_.full_ref ? score(f.ref[0], src_, *s, pool) : 0.0;
 }
 
 } // namespace vmafhip

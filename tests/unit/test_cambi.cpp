@@ -258,15 +258,20 @@ TEST(CambiGolden, PqEotf)
     EXPECT_EQ(compared, 6 * 10 + 6 * 6 + 2 * 3);
 }
 
-TEST(CambiGolden, ThroughTheApiAndThreads)
+/// The v1 models' CAMBI on pair through the API with each thread count and
+/// queue depth, against the golden of pair's v1 run (golden_file).
+void expect_v1_cambi(const std::string &pair, const std::string &golden_file,
+                     std::initializer_list<int> thread_counts, int queue_depth)
 {
-    const testfx::Fixture &f = testfx::fixture("natural1_576x324_yuv420p__ref_vs_x264crf38");
-    const auto g = testfx::golden_frames(cambi_v1_golden(f.name));
+    const testfx::Fixture &f = testfx::fixture(pair);
+    const auto g = testfx::golden_frames(golden_file);
     const auto &want = g.at("cambi_hrs_1080_cmxv_17_vlt_0.06");
-    for (int threads : {1, 3}) {
+    for (int threads : thread_counts) {
+        SCOPED_TRACE(threads);
         VmafHipSettings s = testfx::settings(
             f.w, f.h, f.bpc, f.chroma, "cambi=cambi_high_res_speedup=1080:vlt=0.06:cmxv=17");
         s.threads = threads;
+        s.queue_depth = queue_depth;
         const testfx::Ctx ctx = testfx::open_ctx(s);
         ASSERT_TRUE(ctx);
         const testfx::Clip ref(f.ref, f.w, f.h, f.bpc, f.chroma), dis(f.dis, f.w, f.h, f.bpc, f.chroma);
@@ -284,6 +289,21 @@ TEST(CambiGolden, ThroughTheApiAndThreads)
             EXPECT_EQ(testfx::bits(v[0]), testfx::bits(want[static_cast<size_t>(i)])) << i;
         }
     }
+}
+
+TEST(CambiGolden, ThroughTheApiAndThreads)
+{
+    const std::string pair = "natural1_576x324_yuv420p__ref_vs_x264crf38";
+    expect_v1_cambi(pair, cambi_v1_golden(pair), {1, 3}, 0);
+}
+
+TEST(CambiGolden, BandsOfTheWindowCounts)
+{
+    // §8 runs in up to one band per thread of a frame's pool, each at least
+    // four windows high: at 1920x1080 (window 65) up to 4 bands at scale 0
+    // and 2 at scale 1. One frame in flight gives the pool every thread.
+    const std::string pair = "synth1_1920x1080_yuv420p10le__ref_vs_dis";
+    expect_v1_cambi(pair, "golden/" + pair + ".vmaf_v1.0.16_3d0h.fullprec.json", {1, 2, 3, 4, 7}, 1);
 }
 
 // ---------------------------------------------------------------------------
