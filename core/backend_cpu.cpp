@@ -99,14 +99,17 @@ Geometry planar_geometry(Geometry g)
     return g;
 }
 
-// Frames scored at once: one per two threads, each frame's rows split over
-// its two (on 16 cores, 8 frames of two threads score 1080p as fast as 16 of
-// one, and 4K a quarter faster: half as much scratch competes for caches and
-// memory bandwidth); no more than frames in flight, nor than 16 (each holds
-// its own scratch, some 40 MB at 4K).
+// Frames scored at once: from 4 threads on, one per two threads, each
+// frame's rows split over its two (on 16 cores, 8 frames of two threads
+// score 1080p as fast as 16 of one, and 4K a quarter faster: half as much
+// scratch competes for caches and memory bandwidth); below, one per thread
+// (on 2 cores, two frames of one thread score 1080p 8-bit vmaf_v0.6.1 5 %
+// and vmaf_v1.0.16_3d0h 30 % faster than one frame of two: a frame has
+// serial stages, CAMBI's most). No more than frames in flight, nor than 16
+// (each holds its own scratch, some 40 MB at 4K).
 int frame_workers(int threads, int depth)
 {
-    return std::clamp(threads / 2, 1, std::min(depth, 16));
+    return std::clamp(threads < 4 ? threads : threads / 2, 1, std::min(depth, 16));
 }
 
 // queue_depth 0: one thread scores inside submit(); more keep a frame per

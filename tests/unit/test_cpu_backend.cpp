@@ -143,7 +143,9 @@ TEST(CpuFrameWorkers, AutomaticDepth)
 {
     const Stream st("natural1_576x324_yuv420p__ref_vs_x264crf38");
     EXPECT_EQ(make_cpu_backend(st.m, 1, 0)->depth(), 1);  // scored inside submit
-    EXPECT_EQ(make_cpu_backend(st.m, 2, 0)->depth(), 3);  // a worker of two threads, two more frames
+    EXPECT_EQ(make_cpu_backend(st.m, 2, 0)->depth(), 4);  // two workers of a thread, two more frames
+    EXPECT_EQ(make_cpu_backend(st.m, 3, 0)->depth(), 5);  // three of a thread
+    EXPECT_EQ(make_cpu_backend(st.m, 4, 0)->depth(), 4);  // two of two threads
     EXPECT_EQ(make_cpu_backend(st.m, 16, 0)->depth(), 10); // 8 workers
     EXPECT_EQ(make_cpu_backend(st.m, 64, 0)->depth(), kMaxQueueDepth);
 }
