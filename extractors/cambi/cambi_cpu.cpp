@@ -1,10 +1,12 @@
-// cambi CPU code: one picture's pass, §3 to §10, in plain C++.
+// cambi CPU code: one picture's pass, §3 to §10.
 //
 // Cost per frame: the preprocessing, mask, mode filter and decimations are
 // a few integer operations per pixel. The window counts (§8.1) use sliding
 // per-column histograms: each masked pixel in the value band enters and
-// leaves the histograms of the ws columns it covers once, so a scale costs
-// about 2 * ws updates per masked pixel plus 2 nd + 1 lookups per pixel.
+// leaves the histograms of the ws columns it covers once (a run of equal
+// values at once), so a scale costs at most about 2 * ws updates per masked
+// pixel plus 2 nd + 1 lookups per pixel; it runs in horizontal bands over
+// the frame's threads.
 #include <algorithm>
 #include <cstddef>
 #include <memory>
