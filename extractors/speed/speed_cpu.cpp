@@ -194,7 +194,8 @@ void SpeedChroma::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
     pool.parallel_for(SIDES, 1, [&](int begin, int end) {
         for (int k = begin; k < end; k++) {
             const auto s = take_scratch(cpu_);
-            float_plane((k & 1 ? f.dis : f.ref)[1 + k / 2], g_.bpc, &(*s).in[0]);
+            const PlaneView &plane = k & 1 ? f.dis[1 + k / 2] : f.ref[1 + k / 2];
+            float_plane(plane, g_.bpc, &(*s).in[0]);
             speed_side(plan_, (*s).in[0].data(), *s, side + static_cast<size_t>(k) * n);
         }
     });
