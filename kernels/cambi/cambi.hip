@@ -14,27 +14,35 @@
 //                          and §7 mode filter, into the other buffer
 //     cvalue_kernel        §8, one thread per pixel: its clipped window,
 //                          from a shared tile with a pad halo, counted into
-//                          2 nd + 1 per-thread counters (integers: exact)
-//     hist/select x 3      §14 radix select of the k-th largest c-value t on
-//                          the float bits (12, 12 and 8 bits)
-//     sum_kernel           Σ c * 2^24 over the c-values above t, exact int64
-//     value_kernel         one thread: the pooled value of the scale from
-//                          the exact sum when it is below 2^29 (then every
-//                          order of libvmaf's double sum gives it, §9), else
-//                          libvmaf's selection and ordered sum on the
-//                          c-values (cambi_top_k_mean, as the CPU); after
-//                          scale 4, the score (§10) into the accumulator.
+//                          2 nd + 1 per-thread counters (integers: exact),
+//                          into the scale's part of the c-value buffer
+//   the five scales' pooling at once (a row of blocks per scale):
+//     hist_kernel x 3      §14 radix select of each scale's k-th largest
+//                          c-value t on the float bits (12, 12 and 8 bits);
+//                          the last block of a row to finish picks the digit
+//     sum_kernel           Σ c * 2^24 over the c-values above t, exact int64;
+//                          the last block of a row makes the scale's pooled
+//                          value from the exact sum when it is below 2^29
+//                          (then every order of libvmaf's double sum gives
+//                          it, §9), else with libvmaf's selection and ordered
+//                          sum on the c-values (cambi_top_k_mean, as the
+//                          CPU); the last row to finish, the score (§10)
+//                          into the accumulator.
+// The pooling's decisions run in the last block of the pass before them
+// (kernels/device/last_block.h): 4 pooling launches per picture, not 9 per
+// scale, since launches are most of CAMBI's time.
 //
 // Workspace (256-byte aligned sections): planes X and Y (uint16, the
 // largest target size), the scale-0 mask M (uint8, same size), the
-// c-values (float, the largest scale 0), the pooling state, the five
-// pooled values.
+// c-values of the five scales (float), the pooling state, the five pooled
+// values.
 #include "kernels/cambi/cambi.h"
 
 #include <stdint.h>
 
 #include "kernels/cambi/cambi_ops.h"
 #include "kernels/device/block.h"
+#include "kernels/device/last_block.h"
 #include "kernels/device/launch.h"
 
 namespace vmafhip {
@@ -60,31 +68,62 @@ __host__ __device__ constexpr int digit_shift(int pass)
 }
 __host__ __device__ constexpr int digit_bits(int pass) { return pass == 2 ? 8 : 12; }
 
-/// The selection state of one scale, zeroed before its first pass.
+/// The selection state of one scale, zeroed before the first pass.
 struct PoolState {
     unsigned hist[kBins];         ///< counts of the non-zero c-values per digit
     unsigned prefix;              ///< bits of t chosen so far; t itself after the last pass
     int remaining;                ///< values equal to t (so far: to the prefix) among the k largest
     int done;                     ///< t is 0: every non-zero c-value is among the k largest
     unsigned long long sum;       ///< Σ c * 2^24 over the c-values above t
+    unsigned arrived;             ///< blocks of the scale's row done with the current launch
 };
+
+/// The pooling state of a picture's five scales.
+struct Pooling {
+    PoolState scale[CAMBI_SCALES];
+    unsigned scales_done;         ///< rows whose pooled value is made
+};
+
+/// Where each scale's c-values lie in the c-value buffer, and how many of
+/// them are pooled: the pooling kernels' view of a pass.
+struct ScaleSet {
+    int n[CAMBI_SCALES];          ///< c-values of the scale
+    int k[CAMBI_SCALES];          ///< the largest k of them pooled (§9)
+    long long at[CAMBI_SCALES];   ///< first c-value of the scale in the buffer
+};
+
+ScaleSet scale_set_of(const CambiGpuPass &q)
+{
+    ScaleSet set = {};
+    long long at = 0;
+    for (int s = 0; s < CAMBI_SCALES; s++) {
+        set.n[s] = q.sw[s] * q.sh[s];
+        set.k[s] = q.k[s];
+        set.at[s] = at;
+        at += set.n[s];
+    }
+    return set;
+}
 
 struct Buffers {
     uint16_t *x, *y;
     uint8_t *mask;
     float *cv;
-    PoolState *pool;
+    Pooling *pool;
     double *value;
     size_t bytes;
 };
 
 Buffers layout_of(const CambiGpuParams &p, uint8_t *base)
 {
-    size_t plane = 0, scale0 = 0;
+    size_t plane = 0, cvalues = 0;
     for (int k = 0; k < p.passes; k++) {
         const CambiGpuPass &q = p.pass[k];
         plane = plane > size_t(q.w) * q.h ? plane : size_t(q.w) * q.h;
-        scale0 = scale0 > size_t(q.sw[0]) * q.sh[0] ? scale0 : size_t(q.sw[0]) * q.sh[0];
+        size_t all = 0;
+        for (int s = 0; s < CAMBI_SCALES; s++)
+            all += size_t(q.sw[s]) * q.sh[s];
+        cvalues = cvalues > all ? cvalues : all;
     }
     Buffers b = {};
     WorkspaceSections sections;
@@ -95,8 +134,8 @@ Buffers layout_of(const CambiGpuParams &p, uint8_t *base)
     b.x = reinterpret_cast<uint16_t *>(take(plane * sizeof(uint16_t)));
     b.y = reinterpret_cast<uint16_t *>(take(plane * sizeof(uint16_t)));
     b.mask = take(plane);
-    b.cv = reinterpret_cast<float *>(take(scale0 * sizeof(float)));
-    b.pool = reinterpret_cast<PoolState *>(take(sizeof(PoolState)));
+    b.cv = reinterpret_cast<float *>(take(cvalues * sizeof(float)));
+    b.pool = reinterpret_cast<Pooling *>(take(sizeof(Pooling)));
     b.value = reinterpret_cast<double *>(take(CAMBI_SCALES * sizeof(double)));
     b.bytes = sections.bytes;
     return b;
@@ -112,10 +151,18 @@ dim3 tile_grid(int w, int h)
     return grid_covering(w, h, kTile, kTile);
 }
 
-unsigned pool_grid(int n)
+/// Blocks of a scale's row in a pooling launch: n values, 16 per thread.
+__host__ __device__ int pool_blocks(int n)
 {
     const int blocks = (n + kPoolThreads * 16 - 1) / (kPoolThreads * 16);
-    return static_cast<unsigned>(blocks < kPoolBlocks ? blocks : kPoolBlocks);
+    return blocks < kPoolBlocks ? blocks : kPoolBlocks;
+}
+
+/// A pooling launch: a row of blocks per scale, as many as scale 0 needs;
+/// the rows of smaller scales use their first pool_blocks(n) blocks.
+dim3 pool_grid(const ScaleSet &set)
+{
+    return dim3(static_cast<unsigned>(pool_blocks(set.n[0])), CAMBI_SCALES);
 }
 
 // ---------------------------------------------------------------------------
@@ -263,49 +310,21 @@ __global__ void __launch_bounds__(kTile * kTile)
 }
 
 // ---------------------------------------------------------------------------
-// Pooling of one scale (§9, §14).
-
-/// Counts per digit of radix pass `pass` of the non-zero c-values whose
-/// higher bits match the prefix chosen so far.
-__global__ void __launch_bounds__(kPoolThreads)
-    hist_kernel(const float *cv, int n, int pass, PoolState *st)
-{
-    __shared__ unsigned s_h[kBins];
-    if (st->done)
-        return; // the same for every thread: t is already known
-    const int tid = static_cast<int>(threadIdx.x);
-    for (int b = tid; b < kBins; b += kPoolThreads)
-        s_h[b] = 0;
-    __syncthreads();
-    const int shift = digit_shift(pass), above = shift + digit_bits(pass);
-    const unsigned long long prefix = st->prefix;
-    const unsigned mask = (1u << digit_bits(pass)) - 1;
-    for (int q = static_cast<int>(blockIdx.x) * kPoolThreads + tid; q < n;
-         q += static_cast<int>(gridDim.x) * kPoolThreads) {
-        const unsigned bits = __float_as_uint(cv[q]);
-        if (bits && (static_cast<unsigned long long>(bits) >> above) == (prefix >> above))
-            atomicAdd(&s_h[(bits >> shift) & mask], 1u);
-    }
-    __syncthreads();
-    for (int b = tid; b < kBins; b += kPoolThreads)
-        if (s_h[b])
-            atomicAdd(&st->hist[b], s_h[b]);
-}
+// Pooling of the five scales (§9, §14): blockIdx.y is the scale.
 
 /// One block: the digit of t in pass `pass`, i.e. the highest digit whose
 /// values with those above reach the remaining count (k before pass 0).
 /// When the non-zero c-values do not reach it, t is 0. Clears the counts
-/// for the next pass.
-__global__ void __launch_bounds__(kPoolThreads) select_kernel(int pass, int k, PoolState *st)
+/// for the next pass. Every thread of the block calls it.
+__device__ void select_digit(int pass, int k, PoolState *st)
 {
     __shared__ unsigned s_chunk[kPoolThreads];
-    if (st->done)
-        return;
+    const volatile unsigned *hist = st->hist; // other blocks' atomics
     const int tid = static_cast<int>(threadIdx.x);
     const int per = (1 << digit_bits(pass)) / kPoolThreads; // digits per thread
     unsigned total = 0;
     for (int b = tid * per; b < (tid + 1) * per; b++)
-        total += st->hist[b];
+        total += hist[b];
     s_chunk[tid] = total;
     __syncthreads();
     if (tid == 0) {
@@ -319,8 +338,8 @@ __global__ void __launch_bounds__(kPoolThreads) select_kernel(int pass, int k, P
             st->prefix = 0;
         } else {
             int digit = (chunk + 1) * per - 1;
-            while (above + st->hist[digit] < need)
-                above += st->hist[digit--];
+            while (above + hist[digit] < need)
+                above += hist[digit--];
             st->prefix |= static_cast<unsigned>(digit) << digit_shift(pass);
         }
         st->remaining = static_cast<int>(need - above);
@@ -330,13 +349,55 @@ __global__ void __launch_bounds__(kPoolThreads) select_kernel(int pass, int k, P
         st->hist[b] = 0;
 }
 
-/// Σ c * 2^24 over the c-values above t: whole numbers (§14), exact in any order.
-__global__ void __launch_bounds__(kPoolThreads) sum_kernel(const float *cv, int n, PoolState *st)
+/// Counts per digit of radix pass `pass` of the non-zero c-values whose
+/// higher bits match the prefix chosen so far; the row's last block picks
+/// the digit (select_digit).
+__global__ void __launch_bounds__(kPoolThreads)
+    hist_kernel(const float *cv_all, ScaleSet set, int pass, Pooling *pool)
 {
+    __shared__ unsigned s_h[kBins];
+    const int s = static_cast<int>(blockIdx.y), n = set.n[s];
+    const int blocks = pool_blocks(n);
+    PoolState *st = &pool->scale[s];
+    if (static_cast<int>(blockIdx.x) >= blocks || st->done)
+        return; // the same for every thread of the block; done: t is already known
+    const float *cv = cv_all + set.at[s];
+    const int tid = static_cast<int>(threadIdx.x);
+    for (int b = tid; b < kBins; b += kPoolThreads)
+        s_h[b] = 0;
+    __syncthreads();
+    const int shift = digit_shift(pass), above = shift + digit_bits(pass);
+    const unsigned long long prefix = st->prefix;
+    const unsigned mask = (1u << digit_bits(pass)) - 1;
+    for (int q = static_cast<int>(blockIdx.x) * kPoolThreads + tid; q < n; q += blocks * kPoolThreads) {
+        const unsigned bits = __float_as_uint(cv[q]);
+        if (bits && (static_cast<unsigned long long>(bits) >> above) == (prefix >> above))
+            atomicAdd(&s_h[(bits >> shift) & mask], 1u);
+    }
+    __syncthreads();
+    for (int b = tid; b < kBins; b += kPoolThreads)
+        if (s_h[b])
+            atomicAdd(&st->hist[b], s_h[b]);
+    if (gpu_last_block(&st->arrived, static_cast<unsigned>(blocks)))
+        select_digit(pass, set.k[s], st);
+}
+
+/// Σ c * 2^24 over the c-values above t: whole numbers (§14), exact in any
+/// order. The row's last block makes the scale's pooled value (§9); the last
+/// row's, the score (§10) into *out.
+__global__ void __launch_bounds__(kPoolThreads)
+    sum_kernel(float *cv_all, ScaleSet set, int ws, Pooling *pool, double *value, double *out)
+{
+    const int s = static_cast<int>(blockIdx.y), n = set.n[s];
+    const int blocks = pool_blocks(n);
+    if (static_cast<int>(blockIdx.x) >= blocks)
+        return;
+    float *cv = cv_all + set.at[s];
+    PoolState *st = &pool->scale[s];
     const unsigned t = st->prefix;
     long long acc = 0;
     for (int q = static_cast<int>(blockIdx.x) * kPoolThreads + static_cast<int>(threadIdx.x); q < n;
-         q += static_cast<int>(gridDim.x) * kPoolThreads) {
+         q += blocks * kPoolThreads) {
         const float c = cv[q];
         if (__float_as_uint(c) > t)
             acc += static_cast<long long>(cambi_units(c));
@@ -344,21 +405,25 @@ __global__ void __launch_bounds__(kPoolThreads) sum_kernel(const float *cv, int 
     acc = gpu_block_sum(acc);
     if (threadIdx.x == 0 && acc)
         atomicAdd(&st->sum, static_cast<unsigned long long>(acc));
-}
-
-/// One thread: the pooled value of scale `scale` (§9) and, after the last
-/// scale, the score (§10) into *out.
-__global__ void value_kernel(float *cv, int n, int k, int scale, int ws, const PoolState *st,
-                             double *value, double *out)
-{
-    const uint64_t units =
-        st->sum + static_cast<uint64_t>(st->remaining) * cambi_units(__uint_as_float(st->prefix));
-    // Below the bound every order of libvmaf's sum is exact; at or above it
-    // the result depends on the order: libvmaf's selection, as the CPU runs it.
-    value[scale] = units < CAMBI_EXACT_UNITS ? cambi_exact_mean(units, k)
+    if (!gpu_last_block(&st->arrived, static_cast<unsigned>(blocks)))
+        return;
+    if (threadIdx.x == 0) {
+        const int k = set.k[s];
+        const uint64_t units = *static_cast<volatile unsigned long long *>(&st->sum) +
+                               static_cast<uint64_t>(st->remaining) *
+                                   cambi_units(__uint_as_float(st->prefix));
+        // Below the bound every order of libvmaf's sum is exact; at or above
+        // it the result depends on the order: libvmaf's selection, as the CPU
+        // runs it.
+        value[s] = units < CAMBI_EXACT_UNITS ? cambi_exact_mean(units, k)
                                              : cambi_top_k_mean(cv, n, k);
-    if (scale == CAMBI_SCALES - 1)
-        *out = cambi_combine(value, ws);
+    }
+    if (gpu_last_block(&pool->scales_done, CAMBI_SCALES) && threadIdx.x == 0) {
+        double v[CAMBI_SCALES];
+        for (int r = 0; r < CAMBI_SCALES; r++)
+            v[r] = static_cast<volatile double *>(value)[r];
+        *out = cambi_combine(v, ws);
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -388,22 +453,16 @@ void enqueue_pass(hipStream_t stream, const CambiGpuParams &p, const CambiGpuPas
                           static_cast<size_t>(2 * p.t.nd + 1) * kTile * kTile) * sizeof(uint16_t);
     // Scale s reads the previous scale's filtered plane (the preprocessed
     // one for scale 0) with a step of 2, or 1 at scale 0 without the speed-up.
+    const ScaleSet set = scale_set_of(q);
     const uint16_t *src = b.x;
     int src_w = q.w, step = p.speedup ? 2 : 1;
     uint16_t *cur = b.y, *other = b.x;
     for (int s = 0; s < CAMBI_SCALES; s++) {
-        const int w = q.sw[s], h = q.sh[s], n = w * h;
+        const int w = q.sw[s], h = q.sh[s];
         mode_kernel<<<plane_grid(w, h), dim3(kPlaneW, kPlaneH), 0, stream>>>(src, src_w, step, w,
                                                                              h, cur);
         cvalue_kernel<<<tile_grid(w, h), dim3(kTile, kTile), shmem, stream>>>(
-            p.t, recip, cur, b.mask, q.w, 1 << (s + p.speedup), w, h, pad, b.cv);
-        (void)hipMemsetAsync(b.pool, 0, sizeof(PoolState), stream);
-        for (int pass = 0; pass < 3; pass++) {
-            hist_kernel<<<pool_grid(n), kPoolThreads, 0, stream>>>(b.cv, n, pass, b.pool);
-            select_kernel<<<1, kPoolThreads, 0, stream>>>(pass, q.k[s], b.pool);
-        }
-        sum_kernel<<<pool_grid(n), kPoolThreads, 0, stream>>>(b.cv, n, b.pool);
-        value_kernel<<<1, 1, 0, stream>>>(b.cv, n, q.k[s], s, q.ws, b.pool, b.value, out);
+            p.t, recip, cur, b.mask, q.w, 1 << (s + p.speedup), w, h, pad, b.cv + set.at[s]);
         src = cur;
         src_w = w;
         step = 2;
@@ -411,6 +470,10 @@ void enqueue_pass(hipStream_t stream, const CambiGpuParams &p, const CambiGpuPas
         cur = other;
         other = t;
     }
+    (void)hipMemsetAsync(b.pool, 0, sizeof(Pooling), stream);
+    for (int pass = 0; pass < 3; pass++)
+        hist_kernel<<<pool_grid(set), kPoolThreads, 0, stream>>>(b.cv, set, pass, b.pool);
+    sum_kernel<<<pool_grid(set), kPoolThreads, 0, stream>>>(b.cv, set, q.ws, b.pool, b.value, out);
 }
 
 } // namespace
