@@ -184,8 +184,11 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
     // §8 runs in horizontal bands of the picture, one task each, with
     // histograms of their own; a band of at least four windows' height,
     // so that the rows each band adds before its first (its window) cost
-    // little.
-    const int bands = std::clamp(H / (4 * (2 * pad + 1)), 1, pool.size());
+    // little. bands: the most of any scale (the picture's).
+    const auto bands_of = [&](int height, int most) {
+        return std::clamp(height / (4 * (2 * pad + 1)), 1, most);
+    };
+    const int bands = bands_of(H, pool.size());
     const size_t band_hist = static_cast<size_t>(rows) * W;
     if (s.hist.size() < band_hist * bands)
         s.hist.assign(band_hist * bands, 0);
@@ -251,7 +254,7 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
             for (int a = std::max(0, r1 - pad - 1); a < std::min(r1 + pad, h); a++)
                 update(a, -1);
         };
-        const int nb = std::min(bands, std::max(1, h / (4 * (2 * pad + 1))));
+        const int nb = bands_of(h, bands);
         pool.parallel_for(nb, 1, [&](int b0, int b1) {
             for (int b = b0; b < b1; b++)
                 band(static_cast<int>(static_cast<long long>(h) * b / nb),
