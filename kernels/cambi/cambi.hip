@@ -29,8 +29,8 @@
 //                          CPU); the last row to finish, the score (§10)
 //                          into the accumulator.
 // The pooling's decisions run in the last block of the pass before them
-// (kernels/device/last_block.h): 4 pooling launches per picture, not 9 per
-// scale, since launches are most of CAMBI's time.
+// (kernels/device/last_block.h): 5 pooling launches per picture (a memset
+// and 4 kernels), not 9 per scale, since launches are most of CAMBI's time.
 //
 // Workspace (256-byte aligned sections): planes X and Y (uint16, the
 // largest target size), the scale-0 mask M (uint8, same size), the
@@ -120,9 +120,8 @@ Buffers layout_of(const CambiGpuParams &p, uint8_t *base)
     for (int k = 0; k < p.passes; k++) {
         const CambiGpuPass &q = p.pass[k];
         plane = plane > size_t(q.w) * q.h ? plane : size_t(q.w) * q.h;
-        size_t all = 0;
-        for (int s = 0; s < CAMBI_SCALES; s++)
-            all += size_t(q.sw[s]) * q.sh[s];
+        const ScaleSet set = scale_set_of(q);
+        const size_t all = size_t(set.at[CAMBI_SCALES - 1]) + size_t(set.n[CAMBI_SCALES - 1]);
         cvalues = cvalues > all ? cvalues : all;
     }
     Buffers b = {};
