@@ -22,11 +22,6 @@ namespace vmafhip {
 
 namespace {
 
-inline uint32_t sample(const PlaneView &v, int bpc, int y, int x)
-{
-    return bpc > 8 ? v.row<uint16_t>(y)[x] : v.row<uint8_t>(y)[x];
-}
-
 /// The window counts of one pixel: histogram rows of one column, nd rows
 /// apart in value (§8.1).
 struct HistCounts {
@@ -92,7 +87,154 @@ void hist_update(const HistRow &r, int delta)
 #endif
 }
 
+/// §4.3: the anti-dithered w x h plane img from the unfiltered values in
+/// src. Each row's columns but the last, whose right and lower neighbours
+/// exist, in a loop cambi_anti_dither() folds into one vectorisable sum.
+__attribute__((always_inline)) inline void anti_dither_plane(uint16_t *__restrict img,
+                                                             const uint16_t *__restrict src, int w, int h)
+{
+    for (int i = 0; i < h; i++) {
+        uint16_t *out = img + static_cast<size_t>(i) * w;
+        const uint16_t *row = src + static_cast<size_t>(i) * w;
+        if (i < h - 1)
+            for (int j = 0; j < w - 1; j++)
+                out[j] = cambi_anti_dither(row, w, 2, 0, j);
+        else
+            for (int j = 0; j < w - 1; j++)
+                out[j] = cambi_anti_dither(row, w, 1, 0, j);
+        out[w - 1] = cambi_anti_dither(src, w, h, i, w - 1);
+    }
+}
+
+/// §5: the zero-derivative flags z of img, their 7x7 sums and the mask.
+__attribute__((always_inline)) inline void mask_plane(const uint16_t *__restrict img, uint8_t *__restrict z,
+                                                      uint8_t *__restrict col, uint8_t *__restrict mask,
+                                                      int w, int h, int mask_index)
+{
+    // Row by row, the last row and column apart, so that the inner loop has
+    // no edge tests and vectorises.
+    for (int i = 0; i < h; i++) {
+        uint8_t *zr = z + static_cast<size_t>(i) * w;
+        const uint16_t *row = img + static_cast<size_t>(i) * w;
+        if (i < h - 1)
+            for (int j = 0; j < w - 1; j++)
+                zr[j] = static_cast<uint8_t>(cambi_zero_derivative(row, w, 2, 0, j));
+        else
+            for (int j = 0; j < w - 1; j++)
+                zr[j] = static_cast<uint8_t>(cambi_zero_derivative(row, w, 1, 0, j));
+        zr[w - 1] = static_cast<uint8_t>(cambi_zero_derivative(img, w, h, i, w - 1));
+    }
+    // col[3 + j]: the flags of rows i-3 .. i+3 of column j, slid down a row
+    // at a time (a row enters below, a row leaves above), with three zero
+    // columns on each side for the horizontal sums.
+    const auto slide = [&](int row, int sign) {
+        const uint8_t *zr = z + static_cast<size_t>(row) * w;
+        for (int j = 0; j < w; j++)
+            col[3 + j] = static_cast<uint8_t>(col[3 + j] + sign * zr[j]);
+    };
+    std::fill(col, col + w + 6, 0);
+    for (int a = 0; a < std::min(h, 3); a++)
+        slide(a, 1);
+    for (int i = 0; i < h; i++) {
+        if (i + 3 < h)
+            slide(i + 3, 1);
+        if (i - 4 >= 0)
+            slide(i - 4, -1);
+        uint8_t *mr = mask + static_cast<size_t>(i) * w;
+        for (int j = 0; j < w; j++) {
+            const int sum = col[j] + col[j + 1] + col[j + 2] + col[j + 3] + col[j + 4] + col[j + 5] +
+                            col[j + 6];
+            mr[j] = sum > mask_index;
+        }
+    }
+}
+
+/// §6: one halving of the w x h top-left corner of P and M (row pitch
+/// stride) in place. Row i > 0 reads row 2i, which it never overlaps.
+template <typename T>
+__attribute__((always_inline)) inline void halve_rows(T *p, size_t stride, int nw, int nh)
+{
+    for (int j = 0; j < nw; j++)
+        p[j] = p[2 * j];
+    for (int i = 1; i < nh; i++) {
+        T *__restrict out = p + i * stride;
+        const T *__restrict in = p + 2 * i * stride;
+        for (int j = 0; j < nw; j++)
+            out[j] = in[2 * j];
+    }
+}
+
+/// §7: the mode filter of the w x h top-left corner of img (row pitch
+/// stride), through tmp; the first and last rows keep their values.
+__attribute__((always_inline)) inline void mode_filter(uint16_t *__restrict img, uint16_t *__restrict tmp,
+                                                       size_t stride, int w, int h)
+{
+    for (int r = 0; h > 2 && r < h; r++) {
+        const uint16_t *src = &img[r * stride];
+        uint16_t *out = &tmp[r * stride];
+        out[0] = src[0];
+        out[w - 1] = src[w - 1];
+        for (int j = 1; j < w - 1; j++)
+            out[j] = cambi_mode3(src[j - 1], src[j], src[j + 1]);
+    }
+    for (int i = 1; i < h - 1; i++)
+        for (int j = 0; j < w; j++)
+            img[i * stride + j] =
+                cambi_mode3(tmp[(i - 1) * stride + j], tmp[i * stride + j], tmp[(i + 1) * stride + j]);
+}
+
+/// A picture's per-pixel stages before §8, in the instruction set the
+/// processor runs best: the same integer code, compiled twice.
+struct PlaneStages {
+    void (*anti_dither)(uint16_t *, const uint16_t *, int, int);
+    void (*mask)(const uint16_t *, uint8_t *, uint8_t *, uint8_t *, int, int, int);
+    void (*halve16)(uint16_t *, size_t, int, int);
+    void (*halve8)(uint8_t *, size_t, int, int);
+    void (*mode)(uint16_t *, uint16_t *, size_t, int, int);
+};
+
+#define VMAFHIP_CAMBI_STAGES(attr, suffix)                                                          \
+    attr void anti_dither_##suffix(uint16_t *a, const uint16_t *b, int w, int h)                   \
+    {                                                                                               \
+        anti_dither_plane(a, b, w, h);                                                              \
+    }                                                                                               \
+    attr void mask_##suffix(const uint16_t *a, uint8_t *b, uint8_t *c, uint8_t *d, int w, int h,    \
+                            int m)                                                                  \
+    {                                                                                               \
+        mask_plane(a, b, c, d, w, h, m);                                                            \
+    }                                                                                               \
+    attr void halve16_##suffix(uint16_t *p, size_t s, int w, int h) { halve_rows(p, s, w, h); }     \
+    attr void halve8_##suffix(uint8_t *p, size_t s, int w, int h) { halve_rows(p, s, w, h); }       \
+    attr void mode_##suffix(uint16_t *a, uint16_t *b, size_t s, int w, int h)                       \
+    {                                                                                               \
+        mode_filter(a, b, s, w, h);                                                                 \
+    }
+
+VMAFHIP_CAMBI_STAGES(, plain)
+#if defined(__x86_64__)
+VMAFHIP_CAMBI_STAGES(VMAFHIP_AVX2, avx2)
+#endif
+#undef VMAFHIP_CAMBI_STAGES
+
+const PlaneStages &plane_stages()
+{
+    static const PlaneStages plain{anti_dither_plain, mask_plain, halve16_plain, halve8_plain, mode_plain};
+#if defined(__x86_64__)
+    static const PlaneStages avx2{anti_dither_avx2, mask_avx2, halve16_avx2, halve8_avx2, mode_avx2};
+    if (cpu_has_avx2())
+        return avx2;
+#endif
+    return plain;
+}
+
 } // namespace
+
+/// §9's fast path: a band's c-values above 0, and their exact sum in units
+/// of 2^-24 (cambi_units()).
+struct CambiBandSum {
+    uint64_t units;
+    int nonzero;
+};
 
 /// The planes of one picture's pass, kept between frames as they are: a
 /// fresh multi-megabyte allocation per picture costs more in page faults
@@ -103,6 +245,7 @@ struct CambiCpuScratch {
     std::vector<uint16_t> img, tmp, hist;
     std::vector<uint8_t> mask, z, col;
     std::vector<float> cv;
+    std::vector<CambiBandSum> sums; ///< per band of §8
 };
 
 double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &s,
@@ -122,59 +265,31 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
     uint8_t *const mask = s.mask.data(), *const z = s.z.data(), *const col = s.col.data();
     float *const cv = s.cv.data();
 
-    // §4.2: resize (nearest, index vectors) and depth mapping.
-    for (int i = 0; i < H; i++) {
-        const int y = p.resize ? p.sy[static_cast<size_t>(i)] : i;
-        uint16_t *out = &img[static_cast<size_t>(i) * W];
-        for (int j = 0; j < W; j++)
-            out[j] = cambi_to10(
-                sample(luma, g_.bpc, y, p.resize ? p.sx[static_cast<size_t>(j)] : j), g_.bpc);
-    }
-    // §4.3: anti-dithering, from the unfiltered values.
-    if (anti_dither_) {
-        std::copy(img, img + n, tmp);
-        for (int i = 0; i < H; i++)
-            for (int j = 0; j < W; j++)
-                img[static_cast<size_t>(i) * W + j] = cambi_anti_dither(tmp, W, H, i, j);
-    }
-    // §5: zero-derivative flags, their 7x7 sums (columns, then rows), the mask.
-    {
-        // The last row and column apart, so that the inner loop has no edge
-        // tests and vectorises.
+    // §4.2: resize (nearest, index vectors) and depth mapping, into tmp
+    // when §4.3 then filters it into img.
+    uint16_t *const pre = anti_dither_ ? tmp : img;
+    const auto prepare = [&](auto sample_type) {
+        using T = decltype(sample_type);
+        const int bpc = g_.bpc;
         for (int i = 0; i < H; i++) {
-            uint8_t *zr = z + static_cast<size_t>(i) * W;
-            if (i < H - 1)
-                for (int j = 0; j < W - 1; j++)
-                    zr[j] = static_cast<uint8_t>(cambi_zero_derivative(img, W, H, i, j));
+            const T *in = luma.row<T>(p.resize ? p.sy[static_cast<size_t>(i)] : i);
+            uint16_t *out = pre + static_cast<size_t>(i) * W;
+            if (p.resize)
+                for (int j = 0; j < W; j++)
+                    out[j] = cambi_to10(in[p.sx[static_cast<size_t>(j)]], bpc);
             else
-                for (int j = 0; j < W - 1; j++)
-                    zr[j] = static_cast<uint8_t>(cambi_zero_derivative(img, W, H, H - 1, j));
-            zr[W - 1] = static_cast<uint8_t>(cambi_zero_derivative(img, W, H, i, W - 1));
+                for (int j = 0; j < W; j++)
+                    out[j] = cambi_to10(in[j], bpc);
         }
-        // col[3 + j]: the flags of rows i-3 .. i+3 of column j, slid down a
-        // row at a time (a row enters below, a row leaves above), with three
-        // zero columns on each side for the horizontal sums.
-        const auto slide = [&](int row, int sign) {
-            const uint8_t *zr = z + static_cast<size_t>(row) * W;
-            for (int j = 0; j < W; j++)
-                col[3 + j] = static_cast<uint8_t>(col[3 + j] + sign * zr[j]);
-        };
-        std::fill(col, col + W + 6, 0);
-        for (int a = 0; a < std::min(H, 3); a++)
-            slide(a, 1);
-        for (int i = 0; i < H; i++) {
-            if (i + 3 < H)
-                slide(i + 3, 1);
-            if (i - 4 >= 0)
-                slide(i - 4, -1);
-            uint8_t *mr = mask + static_cast<size_t>(i) * W;
-            for (int j = 0; j < W; j++) {
-                const int sum = col[j] + col[j + 1] + col[j + 2] + col[j + 3] + col[j + 4] +
-                                col[j + 5] + col[j + 6];
-                mr[j] = sum > p.mask_index;
-            }
-        }
-    }
+    };
+    if (g_.bpc > 8)
+        prepare(uint16_t{});
+    else
+        prepare(uint8_t{});
+    const PlaneStages &st = plane_stages();
+    if (anti_dither_)
+        st.anti_dither(img, tmp, W, H); // §4.3, from the unfiltered values
+    st.mask(img, z, col, mask, W, H, p.mask_index); // §5
 
     const float *R = cambi_reciprocals();
     const int nd = t_.nd, pad = p.pad, lo = t_.lo, hi = t_.hi;
@@ -192,6 +307,7 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
     const size_t band_hist = static_cast<size_t>(rows) * W;
     if (s.hist.size() < band_hist * bands)
         s.hist.assign(band_hist * bands, 0);
+    s.sums.resize(static_cast<size_t>(bands));
     double value[CAMBI_SCALES];
     int w = W, h = H;
     const size_t stride = static_cast<size_t>(W);
@@ -199,31 +315,18 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
         // §6: halve P and M (once more before scale 0 with the speed-up).
         for (int halvings = (scale > 0) + (scale == 0 && speedup_); halvings > 0; halvings--) {
             const int nw = (w + 1) >> 1, nh = (h + 1) >> 1;
-            for (int i = 0; i < nh; i++)
-                for (int j = 0; j < nw; j++) {
-                    img[i * stride + j] = img[2 * i * stride + 2 * j];
-                    mask[i * stride + j] = mask[2 * i * stride + 2 * j];
-                }
+            st.halve16(img, stride, nw, nh);
+            st.halve8(mask, stride, nw, nh);
             w = nw, h = nh;
         }
-        // §7: mode filter; the first and last rows keep their values.
-        for (int r = 0; h > 2 && r < h; r++) {
-            const uint16_t *src = &img[r * stride];
-            uint16_t *out = &tmp[r * stride];
-            out[0] = src[0];
-            out[w - 1] = src[w - 1];
-            for (int j = 1; j < w - 1; j++)
-                out[j] = cambi_mode3(src[j - 1], src[j], src[j + 1]);
-        }
-        for (int i = 1; i < h - 1; i++)
-            for (int j = 0; j < w; j++)
-                img[i * stride + j] = cambi_mode3(tmp[(i - 1) * stride + j], tmp[i * stride + j],
-                                                  tmp[(i + 1) * stride + j]);
+        st.mode(img, tmp, stride, w, h); // §7
         // §8: sliding per-column histograms of the masked band values, for
         // the rows [r0, r1) of a band, its histograms zero on entry. Before
         // row i they hold rows [i - pad - 1, i + pad) (from the first row on),
         // row i + pad enters and row i - pad - 1 leaves.
-        const auto band = [&](int r0, int r1, uint16_t *hist) {
+        const auto band = [&](int r0, int r1, uint16_t *hist, CambiBandSum &sum) {
+            uint64_t units = 0;
+            int nonzero = 0;
             const auto update = [&](int row, int delta) {
                 hist_update(
                     HistRow{&img[row * stride], &mask[row * stride], hist, w, lo, hi, nd, pad}, delta);
@@ -241,13 +344,17 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
                 for (int j = 0; j < w; j++) {
                     float c = 0.0f;
                     const int v = pv[j];
-                    if (pm[j] && v >= lo && v <= hi)
+                    if (pm[j] && v >= lo && v <= hi) {
                         c = cambi_c_value(v, t_, R,
                                           HistCounts{hist + static_cast<size_t>(v - lo + nd) * w + j,
                                                      static_cast<ptrdiff_t>(w)});
+                        units += cambi_units(c);
+                        nonzero += c > 0.0f;
+                    }
                     out[j] = c;
                 }
             }
+            sum = CambiBandSum{units, nonzero};
             // The rows still in the window leave: zero histograms again, for
             // the next scale or pass, for a window of adds rather than a
             // clear of them all.
@@ -259,10 +366,19 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
             for (int b = b0; b < b1; b++)
                 band(static_cast<int>(static_cast<long long>(h) * b / nb),
                      static_cast<int>(static_cast<long long>(h) * (b + 1) / nb),
-                     s.hist.data() + band_hist * b);
+                     s.hist.data() + band_hist * b, s.sums[b]);
         });
-        // §9.
-        value[scale] = cambi_top_k_mean(cv, w * h, cambi_top_k_count(w * h, topk_));
+        // §9. Where at most k c-values are above 0, the k largest are all of
+        // them and zeros, and their sum in units is exact in any order below
+        // CAMBI_EXACT_UNITS (§14): the double libvmaf's selection and ordered
+        // sum give, without either.
+        const int k = cambi_top_k_count(w * h, topk_);
+        uint64_t units = 0;
+        int nonzero = 0;
+        for (int b = 0; b < nb; b++)
+            units += s.sums[b].units, nonzero += s.sums[b].nonzero;
+        value[scale] = nonzero <= k && units < CAMBI_EXACT_UNITS ? cambi_exact_mean(units, k)
+                                                                 : cambi_top_k_mean(cv, w * h, k);
     }
     return cambi_combine(value, p.ws); // §10
 }
