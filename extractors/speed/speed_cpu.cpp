@@ -15,6 +15,10 @@
 #include "extractors/speed/speed.h"
 #include "kernels/speed/speed_solve.h"
 
+#if defined(__x86_64__)
+#include "base/avx2.h"
+#endif
+
 namespace vmafhip {
 
 namespace {
@@ -36,40 +40,59 @@ std::vector<float> entropies(const SpeedPlan &p, const SpeedSideHead &head, cons
     return ent;
 }
 
-/// §5.4, the lower triangle of K: its 325 entries are independent sums,
-/// run eight side by side in one pass over the samples (eight chains of
-/// additions in flight rather than one); each is speed_covariance()'s,
-/// term by term in its order.
+/// §5.4, the lower triangle of K in one pass over the samples: per sample
+/// the 25 differences from the means (speed_covariance_term()'s operands),
+/// then row a of the triangle gains their products with difference a, four
+/// or eight entries per instruction. Each entry is still speed_covariance()'s
+/// sum: the same terms (a product's operands commute), added in its order.
+__attribute__((always_inline)) inline void covariance_rows(const float *e, int stride, const float *mean,
+                                                           int subw, int subh, float *k)
+{
+    constexpr int ROW = (NE + 3) / 4 * 4; // entries 0..a of row a, padded to whole vectors
+    alignas(64) double acc[NE * ROW] = {};
+    alignas(64) double d[ROW] = {};       // the padding stays 0: its products are never read
+    const float *x[NE];
+    for (int q = 0; q < NE; q++)
+        x[q] = speed_position(e, stride, q);
+    for (int i = 0; i < subh; i++)
+        for (int j = 0; j < subw; j++) {
+            const size_t at = static_cast<size_t>(i) * stride + j;
+            for (int q = 0; q < NE; q++)
+                d[q] = static_cast<double>(x[q][at]) - static_cast<double>(mean[q]);
+            for (int a = 0; a < NE; a++) {
+                const double da = d[a];
+                double *row = acc + a * ROW;
+                for (int b = 0; b < (a + 4) / 4 * 4; b++)
+                    row[b] = row[b] + da * d[b];
+            }
+        }
+    for (int a = 0; a < NE; a++)
+        for (int b = 0; b <= a; b++)
+            k[a * NE + b] = k[b * NE + a] = speed_covariance_of(acc[a * ROW + b], subw, subh);
+}
+
+void covariances_plain(const float *e, int stride, const float *mean, int subw, int subh, float *k)
+{
+    covariance_rows(e, stride, mean, subw, subh, k);
+}
+
+#if defined(__x86_64__)
+VMAFHIP_AVX2 void covariances_avx2(const float *e, int stride, const float *mean, int subw, int subh,
+                                   float *k)
+{
+    covariance_rows(e, stride, mean, subw, subh, k);
+}
+#endif
+
+/// covariance_rows() as the processor runs it best.
 void covariances(const float *e, int stride, const float *mean, int subw, int subh, float *k)
 {
-    constexpr int TRIANGLE = NE * (NE + 1) / 2, GROUP = 8;
-    int pa[TRIANGLE], pb[TRIANGLE];
-    for (int a = 0, t = 0; a < NE; a++)
-        for (int b = 0; b <= a; b++, t++)
-            pa[t] = a, pb[t] = b;
-    for (int t0 = 0; t0 < TRIANGLE; t0 += GROUP) {
-        // A short last group repeats its last entry.
-        const float *x[GROUP], *y[GROUP];
-        double mx[GROUP], my[GROUP], acc[GROUP];
-        for (int g = 0; g < GROUP; g++) {
-            const int t = t0 + g < TRIANGLE ? t0 + g : TRIANGLE - 1;
-            x[g] = speed_position(e, stride, pa[t]);
-            y[g] = speed_position(e, stride, pb[t]);
-            mx[g] = mean[pa[t]];
-            my[g] = mean[pb[t]];
-            acc[g] = 0.0;
-        }
-        for (int i = 0; i < subh; i++)
-            for (int j = 0; j < subw; j++) {
-                const size_t q = static_cast<size_t>(i) * stride + j;
-                for (int g = 0; g < GROUP; g++)
-                    acc[g] = acc[g] + speed_covariance_term(x[g][q], mx[g], y[g][q], my[g]);
-            }
-        for (int g = 0; g < GROUP && t0 + g < TRIANGLE; g++) {
-            const int a = pa[t0 + g], b = pb[t0 + g];
-            k[a * NE + b] = k[b * NE + a] = speed_covariance_of(acc[g], subw, subh);
-        }
-    }
+#if defined(__x86_64__)
+    static const auto fn = cpu_has_avx2() ? covariances_avx2 : covariances_plain;
+    fn(e, stride, mean, subw, subh, k);
+#else
+    covariances_plain(e, stride, mean, subw, subh, k);
+#endif
 }
 
 double lg1(float s) { return std::log2(static_cast<double>(1.0f + s)); }
