@@ -352,7 +352,7 @@ CambiPass make_pass(const Geometry &g, int w, int h, int w0, bool speedup)
 
 Cambi::Cambi(const ExtractorConfig &c)
     : Extractor(cambi_extractor), o_(options_struct<CambiOptions>(cambi_extractor, c.options)),
-      g_(c.g), suffix_(c.suffix)
+      g_(c.g), suffix_(c.suffix), k_(&cambi_kernels(c.cpu_flags))
 {
     const int enc_bd = o_.enc_bitdepth ? o_.enc_bitdepth : g_.bpc; // §1.2 step 1
     anti_dither_ = enc_bd < 10;

@@ -51,6 +51,10 @@ extern const ExtractorInfo cambi_extractor;
 const float *cambi_reciprocals();
 
 struct CambiCpuScratch; // cambi_cpu.cpp: the planes of one picture's pass, kept between frames
+struct CambiKernels;    // cambi_cpu.cpp: its per-pixel loops
+
+/// The per-pixel loops for these CpuFlag bits (choose_kernels()).
+const CambiKernels &cambi_kernels(unsigned cpu_flags);
 
 class Cambi final : public Extractor {
 public:
@@ -89,6 +93,7 @@ private:
     CambiTables t_ = {};         ///< nd, vlt, the band, T[d], cw[d] (§2, §8.1)
     double topk_ = 0.6;
     CambiPass dis_, src_;
+    const CambiKernels *k_;      ///< the CPU loops (cambi_kernels())
     mutable ScratchPool<CambiCpuScratch> cpu_;
 };
 

@@ -20,6 +20,26 @@
 
 namespace vmafhip {
 
+/// §8.1: one row of the picture and the histograms its values enter.
+struct CambiHistRow {
+    const uint16_t *values;
+    const uint8_t *mask;
+    uint16_t *hist; ///< row v - lo + nd for value v, w columns each
+    int w, lo, hi, nd, pad;
+};
+
+/// The per-pixel loops of a picture's pass (§4.3 to §8.1), in the
+/// instruction set the processor runs best (cambi_kernels()).
+struct CambiKernels {
+    void (*hist_update)(const CambiHistRow &r, int delta);
+    void (*anti_dither)(uint16_t *img, const uint16_t *src, int w, int h);
+    void (*mask)(const uint16_t *img, uint8_t *z, uint8_t *col, uint8_t *mask, int w, int h,
+                 int mask_index);
+    void (*halve16)(uint16_t *p, size_t stride, int nw, int nh);
+    void (*halve8)(uint8_t *p, size_t stride, int nw, int nh);
+    void (*mode)(uint16_t *img, uint16_t *tmp, size_t stride, int w, int h);
+};
+
 namespace {
 
 /// The window counts of one pixel: histogram rows of one column, nd rows
@@ -30,21 +50,13 @@ struct HistCounts {
     int operator()(int e) const { return centre[e * row]; }
 };
 
-/// §8.1: one row of the picture and the histograms its values enter.
-struct HistRow {
-    const uint16_t *values;
-    const uint8_t *mask;
-    uint16_t *hist; ///< row v - lo + nd for value v, w columns each
-    int w, lo, hi, nd, pad;
-};
-
 /// §8.1: the masked band values of row r entering (delta 1) or leaving
 /// (delta -1) the histograms of the columns their window covers. A run of
 /// equal values, common where CAMBI looks (flat and banded areas), is added
 /// at once: column c gains the number of the run's pixels within pad of it,
 /// the sum of the pixels' own runs of adds, in one vectorisable pass (the
 /// counts are exact integers, so the histograms are the same numbers).
-__attribute__((always_inline)) inline void hist_update_row(const HistRow &r, int delta)
+__attribute__((always_inline)) inline void hist_update_row(const CambiHistRow &r, int delta)
 {
     const auto counted = [&r](int b) {
         const int v = r.values[b];
@@ -67,24 +79,6 @@ __attribute__((always_inline)) inline void hist_update_row(const HistRow &r, int
         }
         b = e;
     }
-}
-
-void hist_update_plain(const HistRow &r, int delta) { hist_update_row(r, delta); }
-
-#if defined(__x86_64__)
-/// The same code, compiled for AVX2: twice the adds per instruction.
-VMAFHIP_AVX2 void hist_update_avx2(const HistRow &r, int delta) { hist_update_row(r, delta); }
-#endif
-
-/// hist_update_row() as the processor runs it best.
-void hist_update(const HistRow &r, int delta)
-{
-#if defined(__x86_64__)
-    static const auto fn = cpu_has_avx2() ? hist_update_avx2 : hist_update_plain;
-    fn(r, delta);
-#else
-    hist_update_plain(r, delta);
-#endif
 }
 
 /// §4.3: the anti-dithered w x h plane img from the unfiltered values in
@@ -183,17 +177,11 @@ __attribute__((always_inline)) inline void mode_filter(uint16_t *__restrict img,
                 cambi_mode3(tmp[(i - 1) * stride + j], tmp[i * stride + j], tmp[(i + 1) * stride + j]);
 }
 
-/// A picture's per-pixel stages before §8, in the instruction set the
-/// processor runs best: the same integer code, compiled twice.
-struct PlaneStages {
-    void (*anti_dither)(uint16_t *, const uint16_t *, int, int);
-    void (*mask)(const uint16_t *, uint8_t *, uint8_t *, uint8_t *, int, int, int);
-    void (*halve16)(uint16_t *, size_t, int, int);
-    void (*halve8)(uint8_t *, size_t, int, int);
-    void (*mode)(uint16_t *, uint16_t *, size_t, int, int);
-};
-
-#define VMAFHIP_CAMBI_STAGES(attr, suffix)                                                          \
+#define VMAFHIP_CAMBI_KERNELS(attr, suffix)                                                         \
+    attr void hist_update_##suffix(const CambiHistRow &r, int delta)                                \
+    {                                                                                               \
+        hist_update_row(r, delta);                                                                  \
+    }                                                                                               \
     attr void anti_dither_##suffix(uint16_t *a, const uint16_t *b, int w, int h)                   \
     {                                                                                               \
         anti_dither_plane(a, b, w, h);                                                              \
@@ -208,26 +196,28 @@ struct PlaneStages {
     attr void mode_##suffix(uint16_t *a, uint16_t *b, size_t s, int w, int h)                       \
     {                                                                                               \
         mode_filter(a, b, s, w, h);                                                                 \
-    }
+    }                                                                                               \
+    const CambiKernels cambi_kernels_##suffix{hist_update_##suffix, anti_dither_##suffix,           \
+                                              mask_##suffix,        halve16_##suffix,              \
+                                              halve8_##suffix,      mode_##suffix};
 
-VMAFHIP_CAMBI_STAGES(, plain)
+// The same integer code, compiled for the baseline and for AVX2.
+VMAFHIP_CAMBI_KERNELS(, plain)
 #if defined(__x86_64__)
-VMAFHIP_CAMBI_STAGES(VMAFHIP_AVX2, avx2)
+VMAFHIP_CAMBI_KERNELS(VMAFHIP_AVX2, avx2)
 #endif
-#undef VMAFHIP_CAMBI_STAGES
-
-const PlaneStages &plane_stages()
-{
-    static const PlaneStages plain{anti_dither_plain, mask_plain, halve16_plain, halve8_plain, mode_plain};
-#if defined(__x86_64__)
-    static const PlaneStages avx2{anti_dither_avx2, mask_avx2, halve16_avx2, halve8_avx2, mode_avx2};
-    if (cpu_has_avx2())
-        return avx2;
-#endif
-    return plain;
-}
+#undef VMAFHIP_CAMBI_KERNELS
 
 } // namespace
+
+const CambiKernels &cambi_kernels(unsigned cpu_flags)
+{
+#if defined(__x86_64__)
+    return choose_kernels(cpu_flags, cambi_kernels_plain, &cambi_kernels_avx2);
+#else
+    return choose_kernels(cpu_flags, cambi_kernels_plain, nullptr);
+#endif
+}
 
 /// §9's fast path: a band's c-values above 0, and their exact sum in units
 /// of 2^-24 (cambi_units()).
@@ -286,7 +276,7 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
         prepare(uint16_t{});
     else
         prepare(uint8_t{});
-    const PlaneStages &st = plane_stages();
+    const CambiKernels &st = *k_;
     if (anti_dither_)
         st.anti_dither(img, tmp, W, H); // §4.3, from the unfiltered values
     st.mask(img, z, col, mask, W, H, p.mask_index); // §5
@@ -328,8 +318,8 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
             uint64_t units = 0;
             int nonzero = 0;
             const auto update = [&](int row, int delta) {
-                hist_update(
-                    HistRow{&img[row * stride], &mask[row * stride], hist, w, lo, hi, nd, pad}, delta);
+                st.hist_update(
+                    CambiHistRow{&img[row * stride], &mask[row * stride], hist, w, lo, hi, nd, pad}, delta);
             };
             for (int a = std::max(0, r0 - pad - 1); a < std::min(r0 + pad, h); a++)
                 update(a, 1);

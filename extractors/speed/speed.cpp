@@ -228,7 +228,8 @@ SpeedChroma::SpeedChroma(const ExtractorConfig &c)
     : Extractor(speed_chroma_extractor),
       o_(options_struct<SpeedOptions>(speed_chroma_extractor, c.options)), g_(c.g),
       suffix_(c.suffix),
-      plan_(speed_plan(c.g.scored_w(1), c.g.scored_h(1), o_, o_.weight_var_mode))
+      plan_(speed_plan(c.g.scored_w(1), c.g.scored_h(1), o_, o_.weight_var_mode)),
+      k_(&speed_kernels(c.cpu_flags))
 {
 }
 
@@ -278,7 +279,8 @@ int SpeedTemporal::check(const ExtractorConfig &c, std::string *msg)
 SpeedTemporal::SpeedTemporal(const ExtractorConfig &c)
     : Extractor(speed_temporal_extractor),
       o_(options_struct<SpeedTemporalOptions>(speed_temporal_extractor, c.options)), g_(c.g),
-      suffix_(c.suffix), plan_(speed_plan(c.g.w, c.g.h, o_.common, 0)) // mode 0 always (§8)
+      suffix_(c.suffix), plan_(speed_plan(c.g.w, c.g.h, o_.common, 0)), // mode 0 always (§8)
+      k_(&speed_kernels(c.cpu_flags))
 {
 }
 

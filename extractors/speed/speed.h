@@ -47,11 +47,18 @@ size_t speed_accum_bytes(const SpeedPlan &p, int sides);
 
 /// The planes of one plane side's CPU pass (speed_cpu.cpp), kept between frames.
 struct SpeedCpuScratch;
+/// Its loops in an instruction set (speed_cpu.cpp).
+struct SpeedKernels;
+
+/// The loops for these CpuFlag bits (choose_kernels()).
+const SpeedKernels &speed_kernels(unsigned cpu_flags);
 
 /// The CPU pass of one plane side (§5.1 to §5.7) of the converted plane
 /// (§2.1; ow x oh, row-major) into side (speed_side_floats() floats: a
-/// SpeedSideHead, then the nb variances), with the planes of s.
-void speed_side(const SpeedPlan &p, const float *plane, SpeedCpuScratch &s, float *side);
+/// SpeedSideHead, then the nb variances), with the loops of k and the
+/// planes of s.
+void speed_side(const SpeedPlan &p, const SpeedKernels &k, const float *plane, SpeedCpuScratch &s,
+                float *side);
 
 /// The score of one plane pair from its two sides' blocks, and whether
 /// either side was singular (§5.8, §6).
@@ -89,6 +96,7 @@ private:
     Geometry g_;
     std::string suffix_;
     SpeedPlan plan_;
+    const SpeedKernels *k_; ///< the CPU loops (speed_kernels())
     mutable ScratchPool<SpeedCpuScratch> cpu_;
 };
 
@@ -118,6 +126,7 @@ private:
     Geometry g_;
     std::string suffix_;
     SpeedPlan plan_;
+    const SpeedKernels *k_; ///< the CPU loops (speed_kernels())
     mutable ScratchPool<SpeedCpuScratch> cpu_;
 };
 

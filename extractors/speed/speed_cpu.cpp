@@ -21,6 +21,13 @@
 
 namespace vmafhip {
 
+/// The loops of a side's pass that run in the instruction set the
+/// processor runs best (speed_kernels()).
+struct SpeedKernels {
+    /// §5.4: K from the side's E and its means.
+    void (*covariances)(const float *e, int stride, const float *mean, int subw, int subh, float *k);
+};
+
 namespace {
 
 constexpr int NE = SPEED_NE;
@@ -82,18 +89,11 @@ VMAFHIP_AVX2 void covariances_avx2(const float *e, int stride, const float *mean
 {
     covariance_rows(e, stride, mean, subw, subh, k);
 }
-#endif
 
-/// covariance_rows() as the processor runs it best.
-void covariances(const float *e, int stride, const float *mean, int subw, int subh, float *k)
-{
-#if defined(__x86_64__)
-    static const auto fn = cpu_has_avx2() ? covariances_avx2 : covariances_plain;
-    fn(e, stride, mean, subw, subh, k);
-#else
-    covariances_plain(e, stride, mean, subw, subh, k);
+// The same code, compiled for the baseline and for AVX2.
+const SpeedKernels speed_kernels_avx2{covariances_avx2};
 #endif
-}
+const SpeedKernels speed_kernels_plain{covariances_plain};
 
 double lg1(float s) { return std::log2(static_cast<double>(1.0f + s)); }
 
@@ -120,6 +120,15 @@ void weights(int mode, float sr, float sd, double *wr, double *wd)
 
 } // namespace
 
+const SpeedKernels &speed_kernels(unsigned cpu_flags)
+{
+#if defined(__x86_64__)
+    return choose_kernels(cpu_flags, speed_kernels_plain, &speed_kernels_avx2);
+#else
+    return choose_kernels(cpu_flags, speed_kernels_plain, nullptr);
+#endif
+}
+
 /// Every element a side's pass reads it writes first, so the planes are
 /// kept between frames as they are (fresh large allocations per frame cost
 /// page faults).
@@ -139,7 +148,8 @@ ScratchPool<SpeedCpuScratch>::Lease take_scratch(ScratchPool<SpeedCpuScratch> &p
 
 } // namespace
 
-void speed_side(const SpeedPlan &p, const float *plane, SpeedCpuScratch &s, float *side)
+void speed_side(const SpeedPlan &p, const SpeedKernels &k, const float *plane, SpeedCpuScratch &s,
+                float *side)
 {
     const SpeedDims &d = p.d;
     SpeedImage src{plane, d.ow};
@@ -170,17 +180,17 @@ void speed_side(const SpeedPlan &p, const float *plane, SpeedCpuScratch &s, floa
             e[static_cast<size_t>(i) * d.tw + j] =
                 dv(i, j) - speed_filter_at(dv, p.taps_l.data(), d.wl, d.opw, d.oph, i, j);
     // §5.4.
-    float mean[NE], k[NE * NE];
+    float mean[NE], cov[NE * NE];
     for (int q = 0; q < NE; q++)
         mean[q] = speed_mean(e.data(), d.tw, q, d.subw, d.subh);
-    covariances(e.data(), d.tw, mean, d.subw, d.subh, k);
+    k.covariances(e.data(), d.tw, mean, d.subw, d.subh, cov);
     // §5.5 to §5.7.
     const size_t n = static_cast<size_t>(NE) * p.nb;
     s.y.resize(n);
     s.qy.resize(n);
     s.x.resize(n);
     SpeedSideHead *head = reinterpret_cast<SpeedSideHead *>(side);
-    speed_estimate(SpeedSerialTeam{}, s.solve, k, e.data(), d.tw, p.nbh, p.nb, s.y.data(),
+    speed_estimate(SpeedSerialTeam{}, s.solve, cov, e.data(), d.tw, p.nbh, p.nb, s.y.data(),
                    s.qy.data(), s.x.data(), head, side + sizeof(SpeedSideHead) / sizeof(float));
 }
 
@@ -219,7 +229,7 @@ void SpeedChroma::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
             const auto s = take_scratch(cpu_);
             const PlaneView &plane = k & 1 ? f.dis[1 + k / 2] : f.ref[1 + k / 2];
             float_plane(plane, g_.bpc, &(*s).in[0]);
-            speed_side(plan_, (*s).in[0].data(), *s, side + static_cast<size_t>(k) * n);
+            speed_side(plan_, *k_, (*s).in[0].data(), *s, side + static_cast<size_t>(k) * n);
         }
     });
 }
@@ -240,7 +250,7 @@ void SpeedTemporal::cpu(const FrameView &f, void *accum, ThreadPool &pool) const
             float_plane(k == 0 || o_.use_ref_diff ? f.ref[0] : f.dis[0], g_.bpc, &cur);
             for (size_t i = 0; i < prev.size(); i++)
                 prev[i] = prev[i] - cur[i];
-            speed_side(plan_, prev.data(), *s, side + static_cast<size_t>(k) * n);
+            speed_side(plan_, *k_, prev.data(), *s, side + static_cast<size_t>(k) * n);
         }
     });
 }
