@@ -56,6 +56,12 @@ struct CambiKernels;    // cambi_cpu.cpp: its per-pixel loops
 /// The per-pixel loops for these CpuFlag bits (choose_kernels()).
 const CambiKernels &cambi_kernels(unsigned cpu_flags);
 
+/// §9 by counting: the exact sum, in units (cambi_units()), of the k largest
+/// of the n c-values cv (each 0 or a positive float; 1 <= k <= n), with
+/// bins as scratch. Below CAMBI_EXACT_UNITS, cambi_exact_mean() of it is
+/// cambi_top_k_mean()'s value.
+uint64_t cambi_top_k_units(const float *cv, int n, int k, std::vector<uint32_t> &bins);
+
 class Cambi final : public Extractor {
 public:
     /// c must have passed check().

@@ -13,6 +13,7 @@
 
 #include "base/thread_pool.h"
 #include "extractors/cambi/cambi.h"
+#include "kernels/float_bits.h"
 
 #if defined(__x86_64__)
 #include "base/avx2.h"
@@ -236,7 +237,42 @@ struct CambiCpuScratch {
     std::vector<uint8_t> mask, z, col;
     std::vector<float> cv;
     std::vector<CambiBandSum> sums; ///< per band of §8
+    std::vector<uint32_t> bins;     ///< §9's counts (cambi_top_k_units())
 };
+
+/// c-values are 0 or positive, and such floats order as their bits do: a
+/// histogram of the top 16 bits of every value finds the bin of the k-th
+/// largest; a second pass adds the units of the values above that bin and
+/// counts the bin's values by their low 16 bits, each such count being of
+/// one float value. Two passes, where libvmaf's selection moves the values
+/// about several times.
+uint64_t cambi_top_k_units(const float *cv, int n, int k, std::vector<uint32_t> &bins)
+{
+    constexpr int BINS = 1 << 16;
+    bins.assign(BINS, 0);
+    for (int i = 0; i < n; i++)
+        bins[float_bits(cv[i]) >> 16]++;
+    int top = BINS - 1;
+    int64_t above = 0; // values in bins above top
+    while (above + bins[static_cast<size_t>(top)] < k)
+        above += bins[static_cast<size_t>(top--)];
+    std::fill(bins.begin(), bins.end(), 0);
+    uint64_t units = 0;
+    for (int i = 0; i < n; i++) {
+        const uint32_t b = float_bits(cv[i]);
+        if (static_cast<int>(b >> 16) > top)
+            units += cambi_units(cv[i]);
+        else if (static_cast<int>(b >> 16) == top)
+            bins[b & 0xffff]++;
+    }
+    for (int low = BINS - 1; low >= 0 && above < k; low--) {
+        const int64_t take = std::min<int64_t>(bins[static_cast<size_t>(low)], k - above);
+        units += static_cast<uint64_t>(take) *
+                 cambi_units(bits_float(static_cast<uint32_t>(top) << 16 | static_cast<uint32_t>(low)));
+        above += take;
+    }
+    return units;
+}
 
 double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &s,
                     ThreadPool &pool) const
@@ -358,17 +394,20 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
                      static_cast<int>(static_cast<long long>(h) * (b + 1) / nb),
                      s.hist.data() + band_hist * b, s.sums[b]);
         });
-        // §9. Where at most k c-values are above 0, the k largest are all of
-        // them and zeros, and their sum in units is exact in any order below
-        // CAMBI_EXACT_UNITS (§14): the double libvmaf's selection and ordered
-        // sum give, without either.
+        // §9. The sum of the k largest c-values in units is exact in any
+        // order below CAMBI_EXACT_UNITS (§14): then it gives the double
+        // libvmaf's selection and ordered sum give, without either. Where at
+        // most k c-values are above 0, the k largest are all of them and
+        // zeros, whose sum the bands made; else it is counted out.
         const int k = cambi_top_k_count(w * h, topk_);
         uint64_t units = 0;
         int nonzero = 0;
         for (int b = 0; b < nb; b++)
             units += s.sums[b].units, nonzero += s.sums[b].nonzero;
-        value[scale] = nonzero <= k && units < CAMBI_EXACT_UNITS ? cambi_exact_mean(units, k)
-                                                                 : cambi_top_k_mean(cv, w * h, k);
+        if (nonzero > k)
+            units = cambi_top_k_units(cv, w * h, k, s.bins);
+        value[scale] = units < CAMBI_EXACT_UNITS ? cambi_exact_mean(units, k)
+                                                 : cambi_top_k_mean(cv, w * h, k);
     }
     return cambi_combine(value, p.ws); // §10
 }

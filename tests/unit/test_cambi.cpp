@@ -7,6 +7,7 @@
 //   CambiGolden.*   the cambi column of the VMAF v1 goldens (the v1 models'
 //                   options), and libvmaf goldens of eleven option sets at
 //                   8 bits and three at 10 bits (full_ref included), bit for bit
+//   CambiPooling.*  §9 by counting gives libvmaf's selection's value
 //   CambiDepths.*   12- and 16-bit pictures equal the 10-bit picture they map to
 //   CambiRefusals.* sizes, narrow frames, windows, options libvmaf has that
 //                   vmafhip does not honour yet, bit depths
@@ -14,8 +15,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <memory>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -304,6 +307,42 @@ TEST(CambiGolden, BandsOfTheWindowCounts)
     // and 2 at scale 1. One frame in flight gives the pool every thread.
     const std::string pair = "synth1_1920x1080_yuv420p10le__ref_vs_dis";
     expect_v1_cambi(pair, "golden/" + pair + ".vmaf_v1.0.16_3d0h.fullprec.json", {1, 2, 3, 4, 7}, 1);
+}
+
+/// §9 by counting against libvmaf's selection and ordered sum: c-value-like
+/// arrays (zeros and floats of at least 0.5 with bits down to 2^-22, many
+/// ties, the k-th largest inside a run of equal values), every k from one
+/// to all, sums below CAMBI_EXACT_UNITS: the same doubles.
+TEST(CambiPooling, CountingGivesTheSelectionsValue)
+{
+    std::mt19937 rng(20261207);
+    std::vector<uint32_t> bins;
+    int compared = 0;
+    for (const int n : {1, 2, 7, 1000, 65537}) {
+        for (int round = 0; round < 4; round++) {
+            std::vector<float> cv(static_cast<size_t>(n));
+            for (float &c : cv) {
+                const uint32_t r = rng();
+                // a quarter zeros, a quarter from 8 repeated values, the rest spread
+                c = r % 4 == 0   ? 0.0f
+                    : r % 4 == 1 ? 0.5f + static_cast<float>(r % 8)
+                                 : std::ldexp(static_cast<float>(r >> 8 & 0xfffff), -22) + 0.5f;
+            }
+            for (const int k : {1, 2, n / 3, n / 2, n - 1, n}) {
+                if (k < 1 || k > n)
+                    continue;
+                const uint64_t units = cambi_top_k_units(cv.data(), n, k, bins);
+                ASSERT_LT(units, CAMBI_EXACT_UNITS);
+                std::vector<float> selected = cv;
+                const double want = cambi_top_k_mean(selected.data(), n, k);
+                EXPECT_EQ(testfx::bits(cambi_exact_mean(units, k)), testfx::bits(want))
+                    << "n " << n << " k " << k << ": " << cambi_exact_mean(units, k) << " against "
+                    << want;
+                compared++;
+            }
+        }
+    }
+    EXPECT_GT(compared, 80);
 }
 
 // ---------------------------------------------------------------------------
