@@ -5,8 +5,9 @@
 //
 // Per frame (one slot): caller planes -> pinned host staging (host threads)
 // -> one async host-to-device copy into tightly packed device planes ->
-// zero the accumulators -> each extractor's kernels -> accumulators back to
-// pinned host memory -> event. A semi-planar picture (nv12, p010) is copied
+// zero the accumulators -> each extractor's kernels (side by side, as
+// branches of a captured graph) -> accumulators back to pinned host memory
+// -> event. A semi-planar picture (nv12, p010) is copied
 // as it is laid out and made planar by one more launch before the kernels
 // (kernels/semi_planar.hip). A picture the context lent (pinned already)
 // skips the host staging: one 2D copy per plane, pitch = its stride, and an
@@ -33,6 +34,7 @@
 #include "base/task_thread.h"
 #include "base/thread_pool.h"
 #include "core/backend.h"
+#include "core/gpu/capture_branches.h"
 #include "core/gpu/gpu_check.h"
 #include "core/gpu/gpu_device.h"
 #include "core/gpu/gpu_start.h"
@@ -166,8 +168,9 @@ private:
     int create_slot(Slot &s, std::string *err);
     /// Frame i's copies and launches into its slot.
     int enqueue_frame(unsigned i, const FrameView &f, bool scored, void *const fence[2], std::string *err);
-    int enqueue_kernels(Slot &s, Work work, std::string *err);
-    int capture_graph(Slot &s, Work work, std::string *err);
+    /// With `branches` (while capturing), each extractor on a branch of its own.
+    int enqueue_kernels(Slot &s, Work work, CaptureBranches *branches, std::string *err);
+    int capture_graph(Slot &s, Work work, CaptureBranches *branches, std::string *err);
     void stage_on_host(Slot &s, const FrameView &f, const bool staged[2]);
     int copy_direct(Slot &s, const FrameView &f, int pic, std::string *err);
     bool runs(const Instance &x, Work work) const { return work == ALL || x.ext->every_frame(); }
@@ -200,6 +203,7 @@ private:
     /// first, ended first by the destructor.
     std::unique_ptr<TaskThread> stager_;
     bool kept_failed_ = false; ///< a kept frame failed: read no later one (stager_'s thread only)
+    bool branched_ = false;    ///< the graphs run the extractors as parallel branches
 };
 
 HipBackend::~HipBackend()
@@ -337,18 +341,29 @@ int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, 
             if (m_.lookbehind_dis)
                 slots_[i].frame.prev_dis[k] = prev.dis[0];
         }
-    if (tuning_.graphs && !tuning_.timing)
+    if (tuning_.graphs && !tuning_.timing) {
+        // Branch streams are needed only while capturing; without them the
+        // extractors are captured as one chain.
+        CaptureBranches branches;
+        std::string branch_err;
+        branched_ = true; // until a slot's graph is a chain
+        if (m_.ext.size() > 1 && branches.init(static_cast<int>(m_.ext.size()), &branch_err) < 0) {
+            (void)hipGetLastError();
+            log_.log(VMAFHIP_LOG_DEBUG, "no streams for graph branches (%s): one chain per frame\n",
+                     branch_err.c_str());
+        }
         for (Slot &t : slots_)
             for (int w = ALL; w <= (m_.n_subsample > 1 ? EVERY_FRAME : ALL); w++) {
                 if (cancelled())
                     return -ECANCELED;
-                if ((ret = capture_graph(t, static_cast<Work>(w), err)) < 0)
+                if ((ret = capture_graph(t, static_cast<Work>(w), &branches, err)) < 0)
                     return ret;
             }
+    }
     log_.log(VMAFHIP_LOG_DEBUG, "%d frames in flight, %zu MiB of GPU memory, %s staging%s\n",
              depth_, stats_.device_bytes >> 20,
              tuning_.staging == HipTuning::STAGING_PINNED ? "pinned" : "direct",
-             slots_[0].exec[ALL] ? ", graphs" : "");
+             !slots_[0].exec[ALL] ? "" : branched_ ? ", graphs of parallel branches" : ", graphs");
     return 0;
 }
 
@@ -387,38 +402,64 @@ int HipBackend::create_slot(Slot &s, std::string *err)
 }
 
 // The kernels of a slot are the same every frame (fixed pointers), so they
-// are captured once and replayed as a single launch.
-int HipBackend::capture_graph(Slot &s, Work work, std::string *err)
+// are captured once and replayed as a single launch: with the extractors as
+// parallel branches where the runtime captures them, else as one chain.
+int HipBackend::capture_graph(Slot &s, Work work, CaptureBranches *branches, std::string *err)
 {
-    GPU_TRY(hipStreamBeginCapture(s.stream, hipStreamCaptureModeThreadLocal));
-    const int ret = enqueue_kernels(s, work, err);
-    const hipError_t end = hipStreamEndCapture(s.stream, &s.graph[work]);
-    if (ret < 0)
-        return ret;
-    if (end != hipSuccess ||
-        hipGraphInstantiate(&s.exec[work], s.graph[work], nullptr, nullptr, 0) != hipSuccess) {
-        // Graphs are an optimisation: launch stream by stream instead.
+    for (const bool branched : {true, false}) {
+        if (branched && !branches->size())
+            continue;
+        CaptureBranches *b = branched ? branches : nullptr;
+        std::string branch_err;
+        GPU_TRY(hipStreamBeginCapture(s.stream, hipStreamCaptureModeThreadLocal));
+        // A failure of the branched capture only costs the branches.
+        const int ret = enqueue_kernels(s, work, b, b ? &branch_err : err);
+        const hipError_t end = hipStreamEndCapture(s.stream, &s.graph[work]);
+        if (ret < 0 && !b)
+            return ret;
+        if (ret == 0 && end == hipSuccess &&
+            hipGraphInstantiate(&s.exec[work], s.graph[work], nullptr, nullptr, 0) == hipSuccess) {
+            branched_ = branched_ && branched;
+            return 0;
+        }
         (void)hipGetLastError();
         if (s.graph[work])
             (void)hipGraphDestroy(s.graph[work]);
         s.graph[work] = nullptr;
         s.exec[work] = nullptr;
-        log_.log(VMAFHIP_LOG_DEBUG, "graph capture unavailable: launching kernels per frame\n");
+        if (b) {
+            log_.log(VMAFHIP_LOG_DEBUG, "graph branches unavailable (%s): one chain per frame\n",
+                     ret < 0 ? branch_err.c_str() : "capture failed");
+            branches->release(); // the other slots are not tried either
+        }
     }
+    // Graphs are an optimisation: launch stream by stream instead.
+    log_.log(VMAFHIP_LOG_DEBUG, "graph capture unavailable: launching kernels per frame\n");
     return 0;
 }
 
-int HipBackend::enqueue_kernels(Slot &s, Work work, std::string *err)
+int HipBackend::enqueue_kernels(Slot &s, Work work, CaptureBranches *branches, std::string *err)
 {
     GPU_TRY(hipMemsetAsync(s.d_accum, 0, m_.accum_bytes, s.stream));
     if (m_.g.range_checked())
         sample_max_enqueue(s.stream, s.frame, reinterpret_cast<unsigned *>(s.d_accum));
-    for (size_t i = 0; i < m_.ext.size(); i++) {
+    int n = 0;
+    for (const Instance &x : m_.ext)
+        n += runs(x, work);
+    if (n < 2)
+        branches = nullptr;
+    int ret = 0;
+    if (branches && (ret = branches->fork(s.stream, n, err)) < 0)
+        return ret;
+    for (size_t i = 0, b = 0; i < m_.ext.size(); i++) {
         const Instance &x = m_.ext[i];
         if (runs(x, work))
-            x.ext->info().gpu->enqueue(*x.ext, s.stream, s.frame, constants_[i],
-                                       s.work + work_off_[i], s.d_accum + x.accum_offset);
+            x.ext->info().gpu->enqueue(*x.ext, branches ? branches->branch(b++) : s.stream, s.frame,
+                                       constants_[i], s.work + work_off_[i],
+                                       s.d_accum + x.accum_offset);
     }
+    if (branches && (ret = branches->join(s.stream, n, err)) < 0)
+        return ret;
     GPU_TRY(hipGetLastError());
     GPU_TRY(hipMemcpyAsync(s.h_accum, s.d_accum, m_.accum_bytes, hipMemcpyDeviceToHost, s.stream));
     return 0;
@@ -569,7 +610,7 @@ int HipBackend::enqueue_frame(unsigned i, const FrameView &f, bool scored, void 
     } else {
         if (tuning_.timing)
             GPU_TRY(hipEventRecord(s.t_end, s.stream)); // copy done: kernels start
-        if ((ret = enqueue_kernels(s, work, err)) < 0)
+        if ((ret = enqueue_kernels(s, work, nullptr, err)) < 0)
             return ret;
     }
     GPU_TRY(hipEventRecord(s.done, s.stream));

@@ -224,6 +224,31 @@ TEST(Api, BadDeviceIndex)
     expect_open_error(s, -ENODEV, "valid device indices are 0 to");
 }
 
+// A frame's extractors read the same planes and write apart, so the GPU
+// backend captures them as parallel branches of each slot's graph (one
+// chain only where the runtime cannot capture branches, which would show
+// here as plain "graphs").
+TEST(Api, GpuGraphsOfParallelBranches)
+{
+    if (vmafhip_device_count() == 0)
+        GTEST_SKIP() << "no GPU";
+    VmafHipSettings s = base(576, 324, "psnr|float_ssim|adm");
+    testfx::set_backend(&s, VMAFHIP_BACKEND_HIP);
+    s.gpu_wait = 1;
+    s.log_level = VMAFHIP_LOG_DEBUG;
+    Messages m;
+    s.log_callback = collect_log;
+    s.log_cookie = &m;
+    Ctx c = open_ctx(s);
+    ASSERT_TRUE(c);
+    const auto said = [&m](const char *what) {
+        return std::any_of(m.lines.begin(), m.lines.end(),
+                           [what](const std::string &l) { return l.find(what) != std::string::npos; });
+    };
+    EXPECT_TRUE(said("frames in flight"));
+    EXPECT_TRUE(said(", graphs of parallel branches")) << "the extractors were captured as one chain";
+}
+
 // An extractor without GPU code (a metric whose GPU code is still to come)
 // keeps the context on the CPU under auto, with gpu_wait too, and is refused
 // under hip. The first extractor of the table without GPU code in this build,
