@@ -38,7 +38,6 @@ public:
     void release();
 
 private:
-
     std::vector<hipStream_t> streams_;
     std::vector<hipEvent_t> ended_;  ///< per branch
     hipEvent_t forked_ = nullptr;

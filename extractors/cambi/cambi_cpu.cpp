@@ -312,10 +312,10 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
         prepare(uint16_t{});
     else
         prepare(uint8_t{});
-    const CambiKernels &st = *k_;
+    const CambiKernels &loops = *k_;
     if (anti_dither_)
-        st.anti_dither(img, tmp, W, H); // §4.3, from the unfiltered values
-    st.mask(img, z, col, mask, W, H, p.mask_index); // §5
+        loops.anti_dither(img, tmp, W, H); // §4.3, from the unfiltered values
+    loops.mask(img, z, col, mask, W, H, p.mask_index); // §5
 
     const float *R = cambi_reciprocals();
     const int nd = t_.nd, pad = p.pad, lo = t_.lo, hi = t_.hi;
@@ -341,11 +341,11 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
         // §6: halve P and M (once more before scale 0 with the speed-up).
         for (int halvings = (scale > 0) + (scale == 0 && speedup_); halvings > 0; halvings--) {
             const int nw = (w + 1) >> 1, nh = (h + 1) >> 1;
-            st.halve16(img, stride, nw, nh);
-            st.halve8(mask, stride, nw, nh);
+            loops.halve16(img, stride, nw, nh);
+            loops.halve8(mask, stride, nw, nh);
             w = nw, h = nh;
         }
-        st.mode(img, tmp, stride, w, h); // §7
+        loops.mode(img, tmp, stride, w, h); // §7
         // §8: sliding per-column histograms of the masked band values, for
         // the rows [r0, r1) of a band, its histograms zero on entry. Before
         // row i they hold rows [i - pad - 1, i + pad) (from the first row on),
@@ -354,7 +354,7 @@ double Cambi::score(const PlaneView &luma, const CambiPass &p, CambiCpuScratch &
             uint64_t units = 0;
             int nonzero = 0;
             const auto update = [&](int row, int delta) {
-                st.hist_update(
+                loops.hist_update(
                     CambiHistRow{&img[row * stride], &mask[row * stride], hist, w, lo, hi, nd, pad}, delta);
             };
             for (int a = std::max(0, r0 - pad - 1); a < std::min(r0 + pad, h); a++)
