@@ -8,6 +8,7 @@
 
 #include "base/thread_pool.h"
 #include "extractors/ciede/ciede.h"
+#include "extractors/powf_kind.h"
 #include "kernels/ciede/ciede_ops.h"
 
 namespace vmafhip {
@@ -21,9 +22,10 @@ void row_differences(const FrameView &f, int y, int w, int ss, int bpc, float *o
 {
     const T *r[3] = {f.ref[0].row<T>(y), f.ref[1].row<T>(y >> ss), f.ref[2].row<T>(y >> ss)};
     const T *d[3] = {f.dis[0].row<T>(y), f.dis[1].row<T>(y >> ss), f.dis[2].row<T>(y >> ss)};
+    const int powf_kind = host_powf_kind(); // the C library's powf here, whichever it is
     for (int x = 0; x < w; x++) {
         const int c = x >> ss;
-        out[x] = ciede_pixel(r[0][x], r[1][c], r[2][c], d[0][x], d[1][c], d[2][c], bpc);
+        out[x] = ciede_pixel(r[0][x], r[1][c], r[2][c], d[0][x], d[1][c], d[2][c], bpc, powf_kind);
     }
 }
 

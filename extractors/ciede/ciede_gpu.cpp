@@ -1,5 +1,6 @@
 // ciede on the GPU: the launcher of kernels/ciede/ciede.hip behind the table entry.
 #include "extractors/ciede/ciede.h"
+#include "extractors/powf_kind.h"
 #include "kernels/ciede/ciede.h"
 
 namespace vmafhip {
@@ -16,7 +17,7 @@ void enqueue(const Extractor &e, GpuStream stream, const GpuFrame &f, const void
              void *workspace, void *d_accum)
 {
     ciede_enqueue(static_cast<hipStream_t>(stream), f, static_cast<const Ciede &>(e).geometry().ss_x(),
-                  workspace, static_cast<CiedeAccum *>(d_accum));
+                  host_powf_kind(), workspace, static_cast<CiedeAccum *>(d_accum));
 }
 
 } // namespace

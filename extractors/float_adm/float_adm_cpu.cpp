@@ -14,6 +14,7 @@
 
 #include "base/thread_pool.h"
 #include "extractors/float_adm/float_adm.h"
+#include "extractors/powf_kind.h"
 #include "kernels/float_adm/float_adm_ops.h"
 
 namespace vmafhip {
@@ -157,7 +158,7 @@ void denominator(const Dwt &ref, const float rf[3], const FloatAdmOptions &o, do
     const FadmRegion g = fadm_region(ref.a.w, ref.a.h);
     const FadmBands x = bands(ref.o);
     region_sums(g, pool, out, [&](int i, float *acc) {
-        fadm_den_row(x, rf, o.p_norm, i, g.left, g.right, acc);
+        fadm_den_row(x, rf, {o.p_norm, host_powf_kind()}, i, g.left, g.right, acc);
     });
 }
 
@@ -169,7 +170,7 @@ void masked(const Plane x[3], const Plane c[3], const Plane f[3], const float rf
     const FadmRegion g = fadm_region(x[0].w, x[0].h);
     const FadmBands xb = bands(x), cb = bands(c), fb = bands(f);
     region_sums(g, pool, out, [&](int i, float *acc) {
-        fadm_masked_row(xb, cb, fb, rf, o.bypass_cm, o.p_norm, i, g.left, g.right, acc);
+        fadm_masked_row(xb, cb, fb, rf, o.bypass_cm, {o.p_norm, host_powf_kind()}, i, g.left, g.right, acc);
     });
 }
 

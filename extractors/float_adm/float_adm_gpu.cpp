@@ -6,6 +6,7 @@
 #include <string>
 
 #include "extractors/float_adm/float_adm.h"
+#include "extractors/powf_kind.h"
 #include "kernels/float_adm/float_adm.h"
 
 namespace vmafhip {
@@ -48,7 +49,8 @@ void enqueue(const Extractor &e, GpuStream stream, const GpuFrame &f, const void
         for (int t = 0; t < FADM_ORIENTATIONS; t++)
             rf3[s][t] = x.rf3(s)[t];
     const FadmParams p = float_adm_params(f.ref[0].w, f.ref[0].h, f.bpc, o.skip_scale0, o.bypass_cm,
-                                          o.enhn_gain_limit, o.p_norm, float_adm_cos_1deg_sq(), rf3);
+                                          o.enhn_gain_limit, {o.p_norm, host_powf_kind()},
+                                          float_adm_cos_1deg_sq(), rf3);
     const uint32_t *table = float_adm_uses_rcp() ? static_cast<const uint32_t *>(constants) : nullptr;
     float_adm_enqueue(static_cast<hipStream_t>(stream), f, p, table, workspace,
                       static_cast<FloatAdmAccum *>(d_accum));

@@ -22,7 +22,7 @@ constexpr int kThreadsY = 8;
 
 template <typename T>
 __global__ void __launch_bounds__(kThreadsX * kThreadsY)
-    pixel_kernel(GpuFrame f, int ss, float *out)
+    pixel_kernel(GpuFrame f, int ss, int powf_kind, float *out)
 {
     const int w = f.ref[0].w, h = f.ref[0].h;
     const int x = static_cast<int>(blockIdx.x) * kThreadsX + static_cast<int>(threadIdx.x);
@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(kThreadsX * kThreadsY)
         d[p] = reinterpret_cast<const T *>(f.dis[p].data);
     }
     out[luma] = ciede_pixel(r[0][luma], r[1][chroma], r[2][chroma], d[0][luma], d[1][chroma],
-                            d[2][chroma], f.bpc);
+                            d[2][chroma], f.bpc, powf_kind);
 }
 
 // The workspace: the differences (w x h floats), then the sum's chunk records.
@@ -59,7 +59,8 @@ Layout layout_of(int w, int h)
 
 size_t ciede_workspace_bytes(int w, int h) { return layout_of(w, h).bytes; }
 
-void ciede_enqueue(hipStream_t stream, const GpuFrame &f, int ss, void *workspace, CiedeAccum *d_out)
+void ciede_enqueue(hipStream_t stream, const GpuFrame &f, int ss, int powf_kind, void *workspace,
+                   CiedeAccum *d_out)
 {
     const int w = f.ref[0].w, h = f.ref[0].h;
     const Layout L = layout_of(w, h);
@@ -67,9 +68,9 @@ void ciede_enqueue(hipStream_t stream, const GpuFrame &f, int ss, void *workspac
     float *de = reinterpret_cast<float *>(ws);
     const dim3 grid = grid_covering(w, h, kThreadsX, kThreadsY);
     if (f.bpc > 8)
-        pixel_kernel<uint16_t><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(f, ss, de);
+        pixel_kernel<uint16_t><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(f, ss, powf_kind, de);
     else
-        pixel_kernel<uint8_t><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(f, ss, de);
+        pixel_kernel<uint8_t><<<grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(f, ss, powf_kind, de);
     // CiedeAccum is one double: the ordered sum writes it.
     ordered_sum_enqueue(stream, de, static_cast<size_t>(w) * h,
                         reinterpret_cast<OrderedChunk<double> *>(ws + L.chunks_off), &d_out->sum);

@@ -85,13 +85,13 @@ VMAFHIP_HD float ciede_hue_weight(float h)
                               0.20 * ::cos(4.0 * h - 7.0 * CIEDE_PI / 20.0));
 }
 
-VMAFHIP_HD float ciede_rotation(float c_bar, float h_bar)
+VMAFHIP_HD float ciede_rotation(float c_bar, float h_bar, int powf_kind)
 {
     const float degrees_h = static_cast<float>(h_bar * (180.0 / CIEDE_PI));
     const float t = static_cast<float>((degrees_h - 275.0) * (1.0 / 25.0));
     // powf as libvmaf calls it (kernels/c_powf.h, §7)
-    const float c7 = c_powf(c_bar, 7.0f);
-    const float ratio = c7 / (c7 + c_powf(25.0f, 7.0f));
+    const float c7 = c_powf(c_bar, 7.0f, powf_kind);
+    const float ratio = c7 / (c7 + c_powf(25.0f, 7.0f, powf_kind));
     const float t2 = t * t;
     const float degrees = static_cast<float>(60.0 * ::exp(static_cast<double>(-t2)));
     const float radians = static_cast<float>(degrees * (CIEDE_PI / 180.0));
@@ -119,7 +119,7 @@ VMAFHIP_HD CiedeLab ciede_lab(double y, double u, double v, int bpc)
                     static_cast<float>(200.0 * (yy - z))};
 }
 
-VMAFHIP_HD float ciede2000(const CiedeLab &c1, const CiedeLab &c2)
+VMAFHIP_HD float ciede2000(const CiedeLab &c1, const CiedeLab &c2, int powf_kind)
 {
     constexpr float KL = 0.65f, KC = 1.0f, KH = 4.0f;
     const float delta_l = c2.l - c1.l;
@@ -148,7 +148,7 @@ VMAFHIP_HD float ciede2000(const CiedeLab &c1, const CiedeLab &c2)
     const float h_bar = ciede_mean_hue(h1, h2);
     const float t = ciede_hue_weight(h_bar);
     const float s_h = static_cast<float>(1.0 + 0.015 * cp_bar * t);
-    const float r_t = ciede_rotation(cp_bar, h_bar);
+    const float r_t = ciede_rotation(cp_bar, h_bar, powf_kind);
     const float kl_sl = KL * s_l, kc_sc = KC * s_c, kh_sh = KH * s_h;
     const float lightness = delta_l / kl_sl;
     const float chroma = delta_c / kc_sc;
@@ -161,9 +161,10 @@ VMAFHIP_HD float ciede2000(const CiedeLab &c1, const CiedeLab &c2)
 /// §2-§4: the difference at one pixel from the samples of its two colours
 /// (luma, Cb, Cr of the reference, then of the distorted picture), which
 /// libvmaf converts to float and then passes as doubles.
-VMAFHIP_HD float ciede_pixel(float ry, float ru, float rv, float dy, float du, float dv, int bpc)
+VMAFHIP_HD float ciede_pixel(float ry, float ru, float rv, float dy, float du, float dv, int bpc,
+                             int powf_kind)
 {
-    return ciede2000(ciede_lab(ry, ru, rv, bpc), ciede_lab(dy, du, dv, bpc));
+    return ciede2000(ciede_lab(ry, ru, rv, bpc), ciede_lab(dy, du, dv, bpc), powf_kind);
 }
 
 } // namespace vmafhip

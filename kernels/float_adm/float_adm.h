@@ -28,14 +28,14 @@ struct FadmParams {
     int skip_scale0; ///< adm_skip_scale0: scale 0 runs its DWT only
     int bypass_cm;   ///< adm_bypass_cm
     double egl;      ///< adm_enhn_gain_limit
-    double p;        ///< adm_p_norm
+    FadmPower power; ///< adm_p_norm
     float cos_1deg_sq;
     FadmScale sc[FLOAT_ADM_SCALES];
 };
 
 /// The scales of a w x h picture with the weights rf3[scale][orientation].
 FadmParams float_adm_params(int w, int h, int bpc, int skip_scale0, int bypass_cm, double egl,
-                            double p, float cos_1deg_sq,
+                            FadmPower power, float cos_1deg_sq,
                             const float rf3[FLOAT_ADM_SCALES][FADM_ORIENTATIONS]);
 
 /// Device scratch memory float_adm_enqueue() needs for a w x h frame.

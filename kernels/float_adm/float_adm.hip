@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(kThreads)
 
 // §7.2: row top + r of the region into per_row[r * 3 ..].
 __global__ void __launch_bounds__(kRowThreads)
-    den_rows_kernel(FadmBands o, FadmScale sc, double p, float *per_row)
+    den_rows_kernel(FadmBands o, FadmScale sc, FadmPower p, float *per_row)
 {
     const int r = static_cast<int>(blockIdx.x) * kRowThreads + static_cast<int>(threadIdx.x);
     if (r >= sc.g.bottom - sc.g.top)
@@ -121,7 +121,7 @@ __global__ void __launch_bounds__(kRowThreads)
 // §7.4: row top + r of x masked by (c, f).
 __global__ void __launch_bounds__(kRowThreads)
     masked_rows_kernel(FadmBands x, FadmBands c, FadmBands f, FadmScale sc, int bypass_cm,
-                       double p, float *per_row)
+                       FadmPower p, float *per_row)
 {
     const int r = static_cast<int>(blockIdx.x) * kRowThreads + static_cast<int>(threadIdx.x);
     if (r >= sc.g.bottom - sc.g.top)
@@ -178,7 +178,7 @@ Layout layout_of(int w, int h)
 } // namespace
 
 FadmParams float_adm_params(int w, int h, int bpc, int skip_scale0, int bypass_cm, double egl,
-                            double p, float cos_1deg_sq,
+                            FadmPower power, float cos_1deg_sq,
                             const float rf3[FLOAT_ADM_SCALES][FADM_ORIENTATIONS])
 {
     FadmParams P;
@@ -186,7 +186,7 @@ FadmParams float_adm_params(int w, int h, int bpc, int skip_scale0, int bypass_c
     P.skip_scale0 = skip_scale0;
     P.bypass_cm = bypass_cm;
     P.egl = egl;
-    P.p = p;
+    P.power = power;
     P.cos_1deg_sq = cos_1deg_sq;
     for (int s = 0; s < FLOAT_ADM_SCALES; s++) {
         FadmScale &sc = P.sc[s];
@@ -250,13 +250,13 @@ void float_adm_enqueue(hipStream_t stream, const GpuFrame &f, const FadmParams &
             blocks_covering(static_cast<size_t>(sc.g.bottom - sc.g.top), kRowThreads);
         decouple_kernel<<<blocks_covering(n, kThreads), kThreads, 0, stream>>>(
             ref_o, dis_o, p.cos_1deg_sq, p.egl, rcp_table, r, a);
-        den_rows_kernel<<<rows, kRowThreads, 0, stream>>>(ref_o, sc, p.p, rows_of(s, FADM_DEN));
+        den_rows_kernel<<<rows, kRowThreads, 0, stream>>>(ref_o, sc, p.power, rows_of(s, FADM_DEN));
         // §7.4 detail loss: r masked by a; additive impairment: a masked by r.
         csf_kernel<<<blocks_covering(n, kThreads), kThreads, 0, stream>>>(ab, sc, c, fl);
-        masked_rows_kernel<<<rows, kRowThreads, 0, stream>>>(rb, cb, fb, sc, p.bypass_cm, p.p,
+        masked_rows_kernel<<<rows, kRowThreads, 0, stream>>>(rb, cb, fb, sc, p.bypass_cm, p.power,
                                                              rows_of(s, FADM_NUM));
         csf_kernel<<<blocks_covering(n, kThreads), kThreads, 0, stream>>>(rb, sc, c, fl);
-        masked_rows_kernel<<<rows, kRowThreads, 0, stream>>>(ab, cb, fb, sc, p.bypass_cm, p.p,
+        masked_rows_kernel<<<rows, kRowThreads, 0, stream>>>(ab, cb, fb, sc, p.bypass_cm, p.power,
                                                              rows_of(s, FADM_AIM));
     }
     add_rows_kernel<<<1, kRowThreads, 0, stream>>>(p, per_row, L.per_sum, d_out);

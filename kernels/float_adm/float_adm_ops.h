@@ -201,11 +201,17 @@ VMAFHIP_HD void fadm_csf_at(float x, float rf, float *c, float *f)
     *f = static_cast<float>(0.0333333351 * fabsf(v));
 }
 
-/// §7.4 |x|^p of a non-negative float: x x x when p is 3, else powf (the C
-/// library's on the CPU, the double pow rounded on the GPU, §12).
-VMAFHIP_HD float fadm_power(float x, double p)
+/// §7.4 the power of the sums: adm_p_norm, and how a kernel computes powf
+/// (host_powf_kind(), §12.3; the CPU calls the C library's).
+struct FadmPower {
+    double p;
+    int powf_kind;
+};
+
+/// §7.4 |x|^p of a non-negative float: x x x when p is 3, else powf.
+VMAFHIP_HD float fadm_power(float x, FadmPower e)
 {
-    return p == 3.0 ? x * x * x : c_powf(x, static_cast<float>(p));
+    return e.p == 3.0 ? x * x * x : c_powf(x, static_cast<float>(e.p), e.powf_kind);
 }
 
 /// A band set as the row functions read it: three w x h planes, rows packed.
@@ -243,7 +249,7 @@ VMAFHIP_HD float fadm_mask_threshold(const FadmBands &c, const FadmBands &f, int
 
 /// §7.2 row i of the denominator: per orientation Σ |rf o|^p over the
 /// region's columns, a float sum from 0, left to right.
-VMAFHIP_HD void fadm_den_row(const FadmBands &o, const float rf[3], double p, int i, int left,
+VMAFHIP_HD void fadm_den_row(const FadmBands &o, const float rf[3], FadmPower p, int i, int left,
                              int right, float out[3])
 {
     for (int t = 0; t < FADM_ORIENTATIONS; t++) {
@@ -258,7 +264,7 @@ VMAFHIP_HD void fadm_den_row(const FadmBands &o, const float rf[3], double p, in
 /// the region's columns, thr the threshold of (c, f) (0 with bypass_cm),
 /// float sums from 0, left to right.
 VMAFHIP_HD void fadm_masked_row(const FadmBands &x, const FadmBands &c, const FadmBands &f,
-                                const float rf[3], int bypass_cm, double p, int i, int left,
+                                const float rf[3], int bypass_cm, FadmPower p, int i, int left,
                                 int right, float out[3])
 {
     float s[3] = {0.0f, 0.0f, 0.0f};
