@@ -35,6 +35,7 @@ struct HipTuning {
         STAGING_PINNED, ///< host threads copy into pinned memory, then async DMA
         STAGING_DIRECT, ///< hipMemcpy2DAsync straight from the caller's memory
     } staging = STAGING_PINNED;
+    bool pack10 = true;  ///< stage 10-bit planar pictures packed (kernels/packed10.h)
     bool graphs = true;  ///< replay each slot's kernels as one graph launch
     bool timing = false; ///< record per-frame copy and kernel times (adds events)
 };
@@ -45,7 +46,7 @@ struct BackendStats {
     double host_copy_ms = 0; ///< caller planes into staging (host threads)
     double h2d_ms = 0;       ///< host-to-device copies
     double kernel_ms = 0;    ///< all kernels of the frame
-    size_t h2d_bytes = 0;
+    size_t h2d_bytes = 0;    ///< the pictures' bytes (packed ten-bit staging moves 2/3 of them)
     size_t device_bytes = 0; ///< device memory allocated by the backend
 };
 

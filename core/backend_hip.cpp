@@ -23,9 +23,11 @@
 // only after every frame that reads it has finished.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -38,6 +40,9 @@
 #include "core/gpu/gpu_check.h"
 #include "core/gpu/gpu_device.h"
 #include "core/gpu/gpu_start.h"
+#include "core/pack10_staging.h"
+#include "kernels/packed10.h"
+#include "kernels/packed10_unpack.h"
 #include "kernels/sample_check.h"
 #include "kernels/semi_planar.h"
 
@@ -149,6 +154,7 @@ private:
         hipStream_t stream = nullptr;
         uint8_t *host = nullptr;     ///< pinned staging of every plane (PINNED staging)
         uint8_t *dev = nullptr;      ///< device planes, packed
+        uint8_t *dev_packed = nullptr; ///< the pictures as staged ten-bit packed (pack10_)
         uint8_t *work = nullptr;     ///< extractor workspaces
         uint8_t *d_accum = nullptr;  ///< accumulator block
         uint8_t *h_accum = nullptr;  ///< pinned
@@ -172,6 +178,11 @@ private:
     int enqueue_kernels(Slot &s, Work work, CaptureBranches *branches, std::string *err);
     int capture_graph(Slot &s, Work work, CaptureBranches *branches, std::string *err);
     void stage_on_host(Slot &s, const FrameView &f, const bool staged[2]);
+    /// Both pictures into s.host packed (kernels/packed10.h); false when a
+    /// sample is too large for the form (the frame is then staged as it is).
+    bool pack_on_host(Slot &s, const FrameView &f);
+    /// Runs copy(b0, b1) over the bands, on the pool when the frame is big.
+    void for_bands(const std::function<void(int, int)> &copy);
     int copy_direct(Slot &s, const FrameView &f, int pic, std::string *err);
     bool runs(const Instance &x, Work work) const { return work == ALL || x.ext->every_frame(); }
 
@@ -192,6 +203,11 @@ private:
     size_t copy_off_[2][3] = {};     ///< [ref, dis][picture plane] offset in a slot's buffers
     size_t plane_off_[2][3] = {};    ///< [ref, dis][metric plane] offset in a slot's device buffer
     size_t frame_bytes_ = 0;         ///< copied bytes per frame (both pictures), staged first
+    /// 10-bit planar pictures are staged packed: their planes' offsets
+    /// in s.host and s.dev_packed, and the bytes of both pictures.
+    bool pack10_ = false;
+    size_t packed_off_[2][3] = {};
+    size_t packed_bytes_ = 0;
     size_t dev_bytes_ = 0;           ///< a slot's device planes: copied, then split chroma
     std::vector<size_t> work_off_;   ///< per extractor: its workspace in a slot's
     size_t work_bytes_ = 0;
@@ -227,6 +243,7 @@ HipBackend::~HipBackend()
         if (s.stream)
             (void)hipStreamDestroy(s.stream);
         (void)hipFree(s.dev);
+        (void)hipFree(s.dev_packed);
         (void)hipFree(s.work);
         (void)hipFree(s.d_accum);
         if (s.host)
@@ -273,6 +290,19 @@ int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, 
             off += align_up(static_cast<size_t>(g.scored_row(q)) * g.scored_h(q) * bps);
         }
     frame_bytes_ = off;
+    // Packed where it saves bytes: 2/3 of them but for very narrow planes.
+    if (tuning_.pack10 && tuning_.staging == HipTuning::STAGING_PINNED && !g.semi_planar() &&
+        g.bpc == 10) {
+        size_t packed = 0;
+        for (int pic = 0; pic < 2; pic++)
+            for (int q = 0; q < pic_planes_; q++) {
+                packed_off_[pic][q] = packed;
+                packed += align_up(packed10_row_words(g.scored_w(q)) * sizeof(uint32_t) *
+                                   static_cast<size_t>(g.scored_h(q)));
+            }
+        pack10_ = packed < frame_bytes_;
+        packed_bytes_ = pack10_ ? packed : 0;
+    }
     if (g.semi_planar())
         for (int pic = 0; pic < 2; pic++)
             for (int p = 1; p < m_.planes; p++) {
@@ -297,7 +327,7 @@ int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, 
 
     depth_ = s.queue_depth ? s.queue_depth : kDefaultGpuDepth;
     const size_t n_slots = static_cast<size_t>(depth_ + m_.lookbehind);
-    const size_t per_slot = dev_bytes_ + work_bytes_ + align_up(m_.accum_bytes);
+    const size_t per_slot = dev_bytes_ + packed_bytes_ + work_bytes_ + align_up(m_.accum_bytes);
     size_t free_b = 0, total_b = 0;
     GPU_TRY(hipMemGetInfo(&free_b, &total_b));
     if (per_slot * n_slots + constants_bytes > free_b) {
@@ -362,7 +392,9 @@ int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, 
     }
     log_.log(VMAFHIP_LOG_DEBUG, "%d frames in flight, %zu MiB of GPU memory, %s staging%s\n",
              depth_, stats_.device_bytes >> 20,
-             tuning_.staging == HipTuning::STAGING_PINNED ? "pinned" : "direct",
+             tuning_.staging == HipTuning::STAGING_DIRECT ? "direct"
+             : pack10_                                     ? "packed ten-bit pinned"
+                                                           : "pinned",
              !slots_[0].exec[ALL] ? "" : branched_ ? ", graphs of parallel branches" : ", graphs");
     return 0;
 }
@@ -371,13 +403,16 @@ int HipBackend::create_slot(Slot &s, std::string *err)
 {
     GPU_TRY(hipStreamCreateWithFlags(&s.stream, hipStreamNonBlocking));
     GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.dev), std::max<size_t>(dev_bytes_, 1)));
+    if (pack10_)
+        GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.dev_packed), packed_bytes_));
     if (work_bytes_)
         GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.work), work_bytes_));
     GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.d_accum), m_.accum_bytes));
     GPU_TRY(hipHostMalloc(reinterpret_cast<void **>(&s.h_accum), m_.accum_bytes,
                           hipHostMallocDefault));
     if (tuning_.staging == HipTuning::STAGING_PINNED &&
-        hipHostMalloc(reinterpret_cast<void **>(&s.host), frame_bytes_, hipHostMallocDefault) !=
+        hipHostMalloc(reinterpret_cast<void **>(&s.host), std::max(frame_bytes_, packed_bytes_),
+                      hipHostMallocDefault) !=
             hipSuccess) {
         // Pinned memory is a limited resource: fall back to direct copies.
         (void)hipGetLastError();
@@ -465,12 +500,21 @@ int HipBackend::enqueue_kernels(Slot &s, Work work, CaptureBranches *branches, s
     return 0;
 }
 
+void HipBackend::for_bands(const std::function<void(int, int)> &copy)
+{
+    // Waking the pool costs more than copying a small frame.
+    if (frame_bytes_ < kParallelCopyBytes)
+        copy(0, static_cast<int>(bands_.size()));
+    else
+        pool_.parallel_for(static_cast<int>(bands_.size()), 1, copy);
+}
+
 // Caller planes of the staged pictures -> pinned staging, rows packed, with
 // stores that bypass the CPU's caches; big frames split over threads.
 void HipBackend::stage_on_host(Slot &s, const FrameView &f, const bool staged[2])
 {
     const int bps = m_.g.bytes_per_sample();
-    auto copy = [&](int b0, int b1) {
+    for_bands([&](int b0, int b1) {
         for (int b = b0; b < b1; b++) {
             const Band &band = bands_[b];
             if (!staged[band.pic])
@@ -481,12 +525,25 @@ void HipBackend::stage_on_host(Slot &s, const FrameView &f, const bool staged[2]
             copy_rows_for_device(dst, static_cast<ptrdiff_t>(row), src.row<uint8_t>(band.y0),
                                  src.stride, row, band.y1 - band.y0);
         }
-    };
-    // Waking the pool costs more than copying a small frame.
-    if (frame_bytes_ < kParallelCopyBytes)
-        copy(0, static_cast<int>(bands_.size()));
-    else
-        pool_.parallel_for(static_cast<int>(bands_.size()), 1, copy);
+    });
+}
+
+bool HipBackend::pack_on_host(Slot &s, const FrameView &f)
+{
+    std::atomic<bool> fits{true};
+    for_bands([&](int b0, int b1) {
+        for (int b = b0; b < b1 && fits.load(std::memory_order_relaxed); b++) {
+            const Band &band = bands_[b];
+            const PlaneView &src = band.pic ? f.dis[band.plane] : f.ref[band.plane];
+            const size_t row_words = packed10_row_words(src.w);
+            auto *dst = reinterpret_cast<uint32_t *>(s.host + packed_off_[band.pic][band.plane]) +
+                        band.y0 * row_words;
+            if (!pack10_rows_for_device(dst, src.row<uint8_t>(band.y0), src.stride, src.w,
+                                        band.y1 - band.y0))
+                fits = false;
+        }
+    });
+    return fits;
 }
 
 // Picture pic (0 reference, 1 distorted) straight from the caller's memory,
@@ -571,16 +628,33 @@ int HipBackend::enqueue_frame(unsigned i, const FrameView &f, bool scored, void 
     // Pictures staged on the host: not lent, and pinned staging available.
     const bool staged[2] = {s.host && !fence[0], s.host && !fence[1]};
     s.host_copy_ms = 0;
+    bool packed = false;
     if (staged[0] || staged[1]) {
         const auto t0 = std::chrono::steady_clock::now();
-        stage_on_host(s, f, staged);
+        // A sample too large for the packed form: the frame as it is, where
+        // the range check of its kernels reports it.
+        packed = pack10_ && staged[0] && staged[1] && pack_on_host(s, f);
+        if (!packed)
+            stage_on_host(s, f, staged);
         s.host_copy_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     }
     if (tuning_.timing)
         GPU_TRY(hipEventRecord(s.t_start, s.stream));
     int ret = 0;
-    if (staged[0] && staged[1]) {
+    if (packed) {
+        GPU_TRY(hipMemcpyAsync(s.dev_packed, s.host, packed_bytes_, hipMemcpyHostToDevice, s.stream));
+        Packed10Planes p{};
+        for (int pic = 0; pic < 2; pic++)
+            for (int q = 0; q < pic_planes_; q++, p.n++) {
+                p.src[p.n] = reinterpret_cast<const uint32_t *>(s.dev_packed + packed_off_[pic][q]);
+                p.dst[p.n] = reinterpret_cast<uint16_t *>(s.dev + copy_off_[pic][q]);
+                p.w[p.n] = m_.g.scored_w(q);
+                p.h[p.n] = m_.g.scored_h(q);
+            }
+        packed10_unpack_enqueue(s.stream, p);
+        GPU_TRY(hipGetLastError());
+    } else if (staged[0] && staged[1]) {
         GPU_TRY(hipMemcpyAsync(s.dev, s.host, frame_bytes_, hipMemcpyHostToDevice, s.stream));
     } else {
         for (int pic = 0; pic < 2; pic++) {

@@ -366,6 +366,7 @@ void usage()
         "  --depth N              frames in flight (default automatic)\n"
         "  --threads N            CPU threads (default one per core)\n"
         "  --staging pinned|direct  GPU staging route (default pinned)\n"
+        "  --no-pack              stage 10-bit pictures as 16-bit samples, not packed\n"
         "  --lent                 submit pictures the context lends (vmafhip_picture_borrow():\n"
         "                         pinned on the GPU, no host copy) instead of pageable ones\n"
         "  --no-graphs            launch kernels per frame instead of replaying graphs\n"
@@ -438,6 +439,8 @@ int main(int argc, char **argv)
             o.lent = true;
         } else if (a == "--no-graphs") {
             o.tuning.graphs = false;
+        } else if (a == "--no-pack") {
+            o.tuning.pack10 = false;
         } else if (a == "--help" || a == "-h") {
             usage();
             return 0;

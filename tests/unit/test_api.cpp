@@ -249,6 +249,31 @@ TEST(Api, GpuGraphsOfParallelBranches)
     EXPECT_TRUE(said(", graphs of parallel branches")) << "the extractors were captured as one chain";
 }
 
+// 10-bit planar pictures from ordinary memory are staged packed
+// (kernels/packed10.h); 8 and 12 bits are not. The scores of packed frames
+// are those of gpu_golden and checkgpu, whose 10-bit pairs take this path.
+TEST(Api, GpuStagesTenBitPicturesPacked)
+{
+    if (vmafhip_device_count() == 0)
+        GTEST_SKIP() << "no GPU";
+    for (const int bpc : {8, 10, 12}) {
+        VmafHipSettings s = base(576, 324, "psnr|adm");
+        s.bitdepth = bpc;
+        testfx::set_backend(&s, VMAFHIP_BACKEND_HIP);
+        s.gpu_wait = 1;
+        s.log_level = VMAFHIP_LOG_DEBUG;
+        Messages m;
+        s.log_callback = collect_log;
+        s.log_cookie = &m;
+        Ctx c = open_ctx(s);
+        ASSERT_TRUE(c);
+        const bool packed = std::any_of(m.lines.begin(), m.lines.end(), [](const std::string &l) {
+            return l.find("packed ten-bit pinned staging") != std::string::npos;
+        });
+        EXPECT_EQ(packed, bpc == 10) << bpc << "-bit";
+    }
+}
+
 // An extractor without GPU code (a metric whose GPU code is still to come)
 // keeps the context on the CPU under auto, with gpu_wait too, and is refused
 // under hip. The first extractor of the table without GPU code in this build,
@@ -487,16 +512,18 @@ TEST(Api, CallerMemoryReusableAfterSubmit)
 }
 
 // Samples above 2^bpc - 1 make that frame fail with -ERANGE; the others are
-// scored, and pooling skips the failed one.
-TEST(Api, SamplesAboveBitDepth)
+// scored, and pooling skips the failed one. At 1080p the GPU stages frames
+// on several threads (and 10-bit ones packed, which cannot hold 1024).
+void expect_samples_above_bit_depth(int w, int h)
 {
-    VmafHipSettings s = base(64, 48, "psnr|float_ssim|adm");
+    SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+    VmafHipSettings s = base(w, h, "psnr|float_ssim|adm");
     s.bitdepth = 10;
     Messages m;
     s.log_callback = collect_log;
     s.log_cookie = &m;
     Ctx ctx = open_ctx(s);
-    const Frame a(64, 48, 10, 1), b(64, 48, 10, 2);
+    const Frame a(w, h, 10, 1), b(w, h, 10, 2);
     Frame c = a;
     reinterpret_cast<uint16_t *>(c.v.data())[7] = 1024; // Cr of the distorted picture
     VmafHipPicture d = a.pic(), r = b.pic(), bad = c.pic();
@@ -525,6 +552,12 @@ TEST(Api, SamplesAboveBitDepth)
     EXPECT_EQ(p.min, frame0[psnr_y]);
     EXPECT_EQ(p.max, frame0[psnr_y]);
     EXPECT_EQ(p.mean, frame0[psnr_y]);
+}
+
+TEST(Api, SamplesAboveBitDepth)
+{
+    expect_samples_above_bit_depth(64, 48);
+    expect_samples_above_bit_depth(1920, 1080);
 }
 
 // Frames in flight never change a score: every depth gives the depth-1 values,
