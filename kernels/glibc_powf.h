@@ -29,28 +29,6 @@ namespace vmafhip {
 
 namespace glibc_powf_detail {
 
-VMAFHIP_HD double bits_double(uint64_t u)
-{
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    return __longlong_as_double(static_cast<long long>(u));
-#else
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-#endif
-}
-
-VMAFHIP_HD uint64_t double_bits(double d)
-{
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    return static_cast<uint64_t>(__double_as_longlong(d));
-#else
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-#endif
-}
-
 /// a b + c, in one rounding when fused, else two.
 VMAFHIP_HD double mul_add(double a, double b, double c, bool fused)
 {

@@ -224,6 +224,25 @@ TEST(Api, BadDeviceIndex)
     expect_open_error(s, -ENODEV, "valid device indices are 0 to");
 }
 
+// What the GPU backend's debug log says while s opens (and closes) on hip.
+Messages gpu_debug_log(VmafHipSettings s)
+{
+    testfx::set_backend(&s, VMAFHIP_BACKEND_HIP);
+    s.gpu_wait = 1;
+    s.log_level = VMAFHIP_LOG_DEBUG;
+    Messages m;
+    s.log_callback = collect_log;
+    s.log_cookie = &m;
+    EXPECT_TRUE(open_ctx(s)); // closed here, before m is returned
+    return m;
+}
+
+bool said(const Messages &m, const char *what)
+{
+    return std::any_of(m.lines.begin(), m.lines.end(),
+                       [what](const std::string &l) { return l.find(what) != std::string::npos; });
+}
+
 // A frame's extractors read the same planes and write apart, so the GPU
 // backend captures them as parallel branches of each slot's graph (one
 // chain only where the runtime cannot capture branches, which would show
@@ -232,21 +251,9 @@ TEST(Api, GpuGraphsOfParallelBranches)
 {
     if (vmafhip_device_count() == 0)
         GTEST_SKIP() << "no GPU";
-    VmafHipSettings s = base(576, 324, "psnr|float_ssim|adm");
-    testfx::set_backend(&s, VMAFHIP_BACKEND_HIP);
-    s.gpu_wait = 1;
-    s.log_level = VMAFHIP_LOG_DEBUG;
-    Messages m;
-    s.log_callback = collect_log;
-    s.log_cookie = &m;
-    Ctx c = open_ctx(s);
-    ASSERT_TRUE(c);
-    const auto said = [&m](const char *what) {
-        return std::any_of(m.lines.begin(), m.lines.end(),
-                           [what](const std::string &l) { return l.find(what) != std::string::npos; });
-    };
-    EXPECT_TRUE(said("frames in flight"));
-    EXPECT_TRUE(said(", graphs of parallel branches")) << "the extractors were captured as one chain";
+    const Messages m = gpu_debug_log(base(576, 324, "psnr|float_ssim|adm"));
+    EXPECT_TRUE(said(m, "frames in flight"));
+    EXPECT_TRUE(said(m, ", graphs of parallel branches")) << "the extractors were captured as one chain";
 }
 
 // 10-bit planar pictures from ordinary memory are staged packed
@@ -259,18 +266,9 @@ TEST(Api, GpuStagesTenBitPicturesPacked)
     for (const int bpc : {8, 10, 12}) {
         VmafHipSettings s = base(576, 324, "psnr|adm");
         s.bitdepth = bpc;
-        testfx::set_backend(&s, VMAFHIP_BACKEND_HIP);
-        s.gpu_wait = 1;
-        s.log_level = VMAFHIP_LOG_DEBUG;
-        Messages m;
-        s.log_callback = collect_log;
-        s.log_cookie = &m;
-        Ctx c = open_ctx(s);
-        ASSERT_TRUE(c);
-        const bool packed = std::any_of(m.lines.begin(), m.lines.end(), [](const std::string &l) {
-            return l.find("packed ten-bit pinned staging") != std::string::npos;
-        });
-        EXPECT_EQ(packed, bpc == 10) << bpc << "-bit";
+        const Messages m = gpu_debug_log(s);
+        EXPECT_TRUE(said(m, "frames in flight")) << bpc << "-bit";
+        EXPECT_EQ(said(m, "packed ten-bit pinned staging"), bpc == 10) << bpc << "-bit";
     }
 }
 

@@ -87,6 +87,6 @@ TEST(GlibcPowf, PowersOfTwoTable)
     // each entry is 2^(j/32) rounded to double, less j << 47
     for (uint64_t j = 0; j < 32; j++)
         EXPECT_EQ(glibc_powf_detail::exp2_table().pow2[j],
-                  glibc_powf_detail::double_bits(std::exp2(static_cast<double>(j) / 32)) - (j << 47))
+                  double_bits(std::exp2(static_cast<double>(j) / 32)) - (j << 47))
             << j;
 }
