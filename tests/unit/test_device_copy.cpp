@@ -75,14 +75,15 @@ TEST(DeviceCopy, NothingToCopy)
 
 namespace {
 
-// A plane of w x rows 16-bit samples below `limit`, rows `pad` samples
-// apart beyond w, at an odd byte offset when `odd` (unaligned loads).
+// A plane of w x rows 16-bit samples up to `limit`, rows `pad` samples
+// apart beyond w, 2 bytes past a 16-byte boundary when `unaligned` (the
+// library takes 16-bit planes at any even address).
 struct Plane16 {
     std::vector<uint8_t> bytes;
     size_t stride, offset;
-    Plane16(int w, int rows, int pad, bool odd, unsigned limit, std::mt19937 &rng)
+    Plane16(int w, int rows, int pad, bool unaligned, unsigned limit, std::mt19937 &rng)
         : bytes(2 * (static_cast<size_t>(w) + pad) * rows + 2), stride(2 * (static_cast<size_t>(w) + pad)),
-          offset(odd ? 1 : 0)
+          offset(unaligned ? 2 : 0)
     {
         std::uniform_int_distribution<unsigned> sample(0, limit);
         for (int y = 0; y < rows; y++)
@@ -131,8 +132,8 @@ TEST(Pack10, EverySampleReadsBack)
                     ASSERT_EQ(dst[k], 0xdeadbeefu) << "past the rows, w " << w;
             }
     for (const int w : {1920, 3840, 1921, 961})
-        for (const bool odd : {false, true}) {
-            const Plane16 src(w, 2, 0, odd, 1023, rng);
+        for (const bool unaligned : {false, true}) {
+            const Plane16 src(w, 2, 0, unaligned, 1023, rng);
             std::vector<uint32_t> dst(packed10_row_words(w) * 2);
             ASSERT_TRUE(pack10_rows_for_device(dst.data(), src.row(0), static_cast<ptrdiff_t>(src.stride), w, 2));
             for (int y = 0; y < 2; y++)
