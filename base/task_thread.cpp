@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "base/thread_name.h"
+
 namespace vmafhip {
 
 TaskThread::~TaskThread()
@@ -65,6 +67,7 @@ void TaskThread::abandon()
 
 void TaskThread::run()
 {
+    name_this_thread(name_);
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
         wake_.wait(lock, [&] { return abandoned_ || !tasks_.empty(); });

@@ -17,7 +17,8 @@ namespace vmafhip {
 
 class TaskThread {
 public:
-    TaskThread() = default;
+    /// @param name the thread's name (base/thread_name.h)
+    explicit TaskThread(const char *name = "vmafhip-task") : name_(name) {}
     /// Drops the tasks not started and waits for the running one.
     ~TaskThread();
     TaskThread(const TaskThread &) = delete;
@@ -48,6 +49,7 @@ private:
     uint64_t queued_ = 0;                     ///< tasks queued, under mutex_
     uint64_t ended_ = 0;                      ///< tasks ended, under mutex_
     bool abandoned_ = false;                  ///< under mutex_
+    const char *name_;
     std::thread thread_;
 };
 

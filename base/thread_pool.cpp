@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "base/thread_name.h"
+
 namespace vmafhip {
 
 namespace {
@@ -33,13 +35,13 @@ template <typename F> bool spin_until(F cond)
 
 } // namespace
 
-ThreadPool::ThreadPool(int threads)
+ThreadPool::ThreadPool(int threads, const char *name)
 {
     if (threads <= 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     try {
         for (int i = 1; i < threads; i++)
-            workers_.emplace_back([this] { worker_loop(); });
+            workers_.emplace_back([this, name] { worker_loop(name); });
     } catch (...) {
         // No memory or no thread: stop the workers that did start (the
         // destructor does not run for a half-made pool), then report it.
@@ -94,8 +96,9 @@ bool ThreadPool::run_one_chunk()
     return true;
 }
 
-void ThreadPool::worker_loop()
+void ThreadPool::worker_loop(const char *name)
 {
+    name_this_thread(name);
     unsigned seen = 0;
     for (;;) {
         if (!spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; })) {

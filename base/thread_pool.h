@@ -15,7 +15,8 @@ namespace vmafhip {
 class ThreadPool {
 public:
     /// @param threads total threads including the caller; <= 0: one per core
-    explicit ThreadPool(int threads);
+    /// @param name the workers' thread name (base/thread_name.h)
+    explicit ThreadPool(int threads, const char *name = "vmafhip-pool");
     ~ThreadPool();
     ThreadPool(const ThreadPool &) = delete;
     ThreadPool &operator=(const ThreadPool &) = delete;
@@ -30,7 +31,7 @@ public:
     void parallel_for(int n, int min_chunk, const std::function<void(int, int)> &fn);
 
 private:
-    void worker_loop();
+    void worker_loop(const char *name);
     void stop_workers();
     bool run_one_chunk();
 

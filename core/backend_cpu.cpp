@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "base/avx2.h"
+#include "base/thread_name.h"
 #include "base/thread_pool.h"
 #include "core/backend.h"
 #include "core/plane_copy.h"
@@ -127,14 +128,14 @@ public:
         for (Job &j : jobs_)
             j.accum.resize(m.accum_bytes);
         if (depth == 1) {
-            pool_ = std::make_unique<ThreadPool>(threads);
+            pool_ = std::make_unique<ThreadPool>(threads, "vmafhip-cpu");
             history_.resize(static_cast<size_t>(m.lookbehind));
             return;
         }
         const int n = frame_workers(threads, depth);
         try {
             for (int i = 0; i < n; i++) {
-                pools_.push_back(std::make_unique<ThreadPool>(std::max(1, threads / n)));
+                pools_.push_back(std::make_unique<ThreadPool>(std::max(1, threads / n), "vmafhip-cpu"));
                 workers_.emplace_back([this, p = pools_.back().get()] { work(*p); });
             }
         } catch (...) {
@@ -265,6 +266,7 @@ private:
     // A frame worker: takes the oldest queued frame, scores it on its pool.
     void work(ThreadPool &pool)
     {
+        name_this_thread("vmafhip-frame");
         for (;;) {
             Job *j;
             {

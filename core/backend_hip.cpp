@@ -123,7 +123,7 @@ private:
 class HipBackend final : public Backend {
 public:
     HipBackend(const Metrics &m, const Logger &log, const HipTuning &t, int threads)
-        : m_(m), log_(log), tuning_(t), pool_(staging_threads(threads))
+        : m_(m), log_(log), tuning_(t), pool_(staging_threads(threads), "vmafhip-copy")
     {
     }
     ~HipBackend() override;
@@ -596,7 +596,7 @@ int HipBackend::submit_kept(const FrameView &f, bool scored, void *const fence[2
     const std::array<void *, 2> fences{fence[0], fence[1]};
     try {
         if (!stager_)
-            stager_ = std::make_unique<TaskThread>();
+            stager_ = std::make_unique<TaskThread>("vmafhip-stage");
         s.kept_task = stager_->queue([this, i, f, scored, fences] {
             Slot &k = slots_[i % slots_.size()];
             if (kept_failed_)

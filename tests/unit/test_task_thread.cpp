@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include <pthread.h>
+
 #include "base/task_thread.h"
 
 using namespace vmafhip;
@@ -94,3 +96,14 @@ TEST(TaskThread, EndsWithTasksQueued)
     EXPECT_EQ(ran, seen);
     EXPECT_LE(seen, 1000);
 }
+
+#if defined(__linux__)
+TEST(TaskThread, NamedAsAsked)
+{
+    TaskThread t("vmafhip-test");
+    char name[16] = {};
+    t.queue([&] { pthread_getname_np(pthread_self(), name, sizeof(name)); });
+    t.wait_all();
+    EXPECT_STREQ(name, "vmafhip-test");
+}
+#endif

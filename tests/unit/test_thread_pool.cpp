@@ -1,6 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+
 #include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "base/thread_pool.h"
@@ -34,3 +39,25 @@ TEST(ThreadPool, ReusableManyTimes)
         });
     EXPECT_EQ(sum.load(), 200L * 4950);
 }
+
+#if defined(__linux__)
+TEST(ThreadPool, WorkersNamedAsAsked)
+{
+    ThreadPool pool(4, "vmafhip-test");
+    std::atomic<int> named{0}, others{0};
+    const pthread_t caller = pthread_self();
+    // Slow chunks, so that workers take some (the caller keeps its own name).
+    for (int round = 0; round < 10 && named == 0; round++) {
+        pool.parallel_for(16, 1, [&](int, int) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            if (pthread_equal(pthread_self(), caller))
+                return;
+            char name[16] = {};
+            pthread_getname_np(pthread_self(), name, sizeof(name));
+            (std::string(name) == "vmafhip-test" ? named : others)++;
+        });
+    }
+    EXPECT_GT(named.load(), 0);
+    EXPECT_EQ(others.load(), 0);
+}
+#endif
