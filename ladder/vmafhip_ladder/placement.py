@@ -29,7 +29,17 @@ def from_environ(environ=None):
 
 
 def filter_options(backend, device):
-    """The libvmaf_hip options placing the work."""
+    """The libvmaf_hip options placing the work.
+
+    A title's ffmpeg runs a filter instance per rendition, beside the decoders and scalers that
+    feed them, for thousands of frames. So on the GPU each instance waits for it to start
+    (gpu_wait) instead of scoring the first frames on the CPU, and stages its frames with one
+    thread (n_threads caps the staging threads), not with a pool of up to eight: six pools per
+    title cost CPU time that decoding and scaling need, and gained no speed (docs/ladder.md,
+    "Throughput on one GPU"). auto keeps the CPU's threads: it may find no GPU.
+    """
     if backend == "cpu":
         return "backend=cpu"
-    return f"backend={backend}:device={device}"
+    if backend == "hip":
+        return f"backend=hip:device={device}:gpu_wait=1:n_threads=1"
+    return f"backend={backend}:device={device}:gpu_wait=1"

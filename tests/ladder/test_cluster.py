@@ -93,7 +93,8 @@ class Placement(unittest.TestCase):
             self.assertIn(fragment, caught.exception.message)
 
     def test_filter_options(self):
-        self.assertEqual(placement.filter_options("hip", 2), "backend=hip:device=2")
+        self.assertEqual(placement.filter_options("hip", 2), "backend=hip:device=2:gpu_wait=1:n_threads=1")
+        self.assertEqual(placement.filter_options("auto", 0), "backend=auto:device=0:gpu_wait=1")
         self.assertEqual(placement.filter_options("cpu", 0), "backend=cpu")
 
 
