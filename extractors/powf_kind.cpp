@@ -44,14 +44,4 @@ PowfKind host_powf_kind()
     return kind;
 }
 
-const char *powf_kind_name(PowfKind kind)
-{
-    switch (kind) {
-    case POWF_GLIBC_FUSED: return "glibc's powf (FMA build)";
-    case POWF_GLIBC: return "glibc's powf";
-    case POWF_ROUNDED_POW: break;
-    }
-    return "the double pow rounded";
-}
-
 } // namespace vmafhip

@@ -11,7 +11,4 @@ namespace vmafhip {
 /// POWF_ROUNDED_POW. Decided once per process.
 PowfKind host_powf_kind();
 
-/// The name of a kind, for logs.
-const char *powf_kind_name(PowfKind kind);
-
 } // namespace vmafhip
