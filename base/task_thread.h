@@ -17,7 +17,7 @@ namespace vmafhip {
 
 class TaskThread {
 public:
-    /// @param name the thread's name (base/thread_name.h)
+    /// @param name the thread's name (base/thread_name.h), kept by pointer: a literal
     explicit TaskThread(const char *name = "vmafhip-task") : name_(name) {}
     /// Drops the tasks not started and waits for the running one.
     ~TaskThread();

@@ -15,7 +15,7 @@ namespace vmafhip {
 class ThreadPool {
 public:
     /// @param threads total threads including the caller; <= 0: one per core
-    /// @param name the workers' thread name (base/thread_name.h)
+    /// @param name the workers' thread name (base/thread_name.h), kept by pointer: a literal
     explicit ThreadPool(int threads, const char *name = "vmafhip-pool");
     ~ThreadPool();
     ThreadPool(const ThreadPool &) = delete;
