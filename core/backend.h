@@ -180,4 +180,9 @@ std::unique_ptr<Backend> make_handover_backend(const Metrics &m, std::unique_ptr
 /// GPUs usable by make_hip_backend() (0 without GPU support).
 int hip_device_count();
 
+/// Reference pictures GPU backends of this process copied from another
+/// context's device copy instead of from the host (core/gpu/shared_reference.h;
+/// 0 without GPU support).
+long shared_reference_copies();
+
 } // namespace vmafhip

@@ -21,6 +21,11 @@
 // a frame's kernels wait for the copies of those frames (events), and the
 // ring has that many slots more than frames in flight, so a slot is reused
 // only after every frame that reads it has finished.
+//
+// A reference picture that another context of the process has copied to
+// this device already (a ladder's source, split to one context per
+// rendition) is copied from that context's device planes instead of being
+// staged again (core/gpu/shared_reference.h).
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -40,6 +45,7 @@
 #include "core/gpu/gpu_check.h"
 #include "core/gpu/gpu_device.h"
 #include "core/gpu/gpu_start.h"
+#include "core/gpu/shared_reference.h"
 #include "core/pack10_staging.h"
 #include "kernels/packed10.h"
 #include "kernels/packed10_unpack.h"
@@ -165,6 +171,7 @@ private:
         hipGraphExec_t exec[2] = {}; ///< per Work
         GpuFrame frame{};
         double host_copy_ms = 0;
+        SharedRefHandle listed;      ///< its reference as listed for other contexts to copy
         bool kept = false;           ///< staged on the stager thread (submit_kept)
         uint64_t kept_task = 0;      ///< its task there
         int kept_ret = 0;            ///< its outcome, once the task has ended
@@ -172,11 +179,18 @@ private:
     };
 
     int create_slot(Slot &s, std::string *err);
-    /// Frame i's copies and launches into its slot.
-    int enqueue_frame(unsigned i, const FrameView &f, bool scored, void *const fence[2], std::string *err);
+    /// Frame i's copies and launches into its slot; kept: f's pictures stay
+    /// unchanged until the frame is collected (submit_kept()).
+    int enqueue_frame(unsigned i, const FrameView &f, bool scored, bool kept, void *const fence[2],
+                      std::string *err);
+    SharedRefKey shared_key(const FrameView &f) const;
+    /// The reference planes `from` (another context's) into slot s, once `from` is ready.
+    int copy_shared(Slot &s, const SharedRefPlanes &from, std::string *err);
     /// With `branches` (while capturing), each extractor on a branch of its own.
     int enqueue_kernels(Slot &s, Work work, CaptureBranches *branches, std::string *err);
     int capture_graph(Slot &s, Work work, CaptureBranches *branches, std::string *err);
+    /// collect() but for the listing of the collected frame's reference.
+    int collect_slot(bool wait, uint8_t *accum, std::string *err);
     void stage_on_host(Slot &s, const FrameView &f, const bool staged[2]);
     /// Both pictures into s.host packed (kernels/packed10.h); false when a
     /// sample is too large for the form (the frame is then staged as it is).
@@ -220,6 +234,28 @@ private:
     std::unique_ptr<TaskThread> stager_;
     bool kept_failed_ = false; ///< a kept frame failed: read no later one (stager_'s thread only)
     bool branched_ = false;    ///< the graphs run the extractors as parallel branches
+    bool share_ = true;        ///< reference pictures shared with other contexts (private_reference)
+};
+
+// On an early return of enqueue_frame: an owner's listing that got no copy
+// is unlisted (contexts waiting for it copy from the host), a borrower's pin
+// given back.
+class SharedRefGuard {
+public:
+    SharedRefGuard(SharedRefHandle *h, SharedRefRole role) : h_(h), role_(role) {}
+    ~SharedRefGuard()
+    {
+        std::string ignored;
+        if (role_ == SharedRefRole::OWN)
+            shared_ref_unlist(*h_);
+        else if (role_ == SharedRefRole::BORROW)
+            (void)shared_ref_unpin(h_, nullptr, &ignored);
+    }
+    void done() { role_ = SharedRefRole::NONE; }
+
+private:
+    SharedRefHandle *h_;
+    SharedRefRole role_;
 };
 
 HipBackend::~HipBackend()
@@ -229,6 +265,8 @@ HipBackend::~HipBackend()
         return; // nothing made on the device (the device may still be starting)
     (void)hipSetDevice(dev_.index);
     for (Slot &s : slots_) {
+        std::string ignored;
+        (void)shared_ref_settle(&s.listed, nullptr, &ignored); // borrowers' copies from s.dev
         if (s.stream)
             (void)hipStreamSynchronize(s.stream);
         for (int w = 0; w < 2; w++) {
@@ -268,6 +306,7 @@ int HipBackend::init(const VmafHipSettings &s, const std::atomic<bool> *cancel, 
     if (ret < 0)
         return ret;
     name_ = strprintf("hip: %s (%s)", dev_.name.c_str(), dev_.arch.c_str());
+    share_ = !s.private_reference;
     log_.log(VMAFHIP_LOG_INFO, "GPU %d: %s, %s, %zu MiB, %d compute units\n", dev_.index,
              dev_.name.c_str(), dev_.arch.c_str(), dev_.total_mem >> 20, dev_.sm_count);
     for (const Instance &x : m_.ext) {
@@ -577,7 +616,7 @@ int HipBackend::submit(const FrameView &f, bool scored, void *const fence[2], st
         stager_->wait_all();
     Slot &s = slots_[head_ % slots_.size()];
     s.kept = false;
-    const int ret = enqueue_frame(head_, f, scored, fence, err);
+    const int ret = enqueue_frame(head_, f, scored, false, fence, err);
     if (ret < 0)
         return ret;
     head_++;
@@ -601,7 +640,7 @@ int HipBackend::submit_kept(const FrameView &f, bool scored, void *const fence[2
             Slot &k = slots_[i % slots_.size()];
             if (kept_failed_)
                 return;
-            k.kept_ret = enqueue_frame(i, f, scored, fences.data(), &k.kept_err);
+            k.kept_ret = enqueue_frame(i, f, scored, true, fences.data(), &k.kept_err);
             kept_failed_ = k.kept_ret < 0;
         });
     } catch (const std::system_error &) {
@@ -617,16 +656,58 @@ void HipBackend::abandon()
 {
     if (stager_)
         stager_->abandon();
+    for (Slot &s : slots_)
+        shared_ref_unlist(s.listed); // the caller may let the pictures go
 }
 
-int HipBackend::enqueue_frame(unsigned i, const FrameView &f, bool scored, void *const fence[2],
-                              std::string *err)
+SharedRefKey HipBackend::shared_key(const FrameView &f) const
+{
+    const Geometry &g = m_.g;
+    SharedRefKey k;
+    k.device = dev_.index;
+    k.layout = {g.w, g.h, g.bpc, static_cast<int>(g.chroma), static_cast<int>(g.layout), m_.planes};
+    for (int q = 0; q < pic_planes_; q++) {
+        k.data[q] = f.ref[q].data;
+        k.stride[q] = f.ref[q].stride;
+    }
+    return k;
+}
+
+// After the slot's own copies and the split of semi-planar chroma (which
+// would overwrite them): the planes as the kernels read them.
+int HipBackend::copy_shared(Slot &s, const SharedRefPlanes &from, std::string *err)
+{
+    GPU_TRY(hipStreamWaitEvent(s.stream, from.ready, 0));
+    const int bps = m_.g.bytes_per_sample();
+    for (int p = 0; p < m_.planes; p++)
+        GPU_TRY(hipMemcpyAsync(const_cast<uint8_t *>(s.frame.ref[p].data), from.data[p],
+                               static_cast<size_t>(m_.g.scored_w(p)) * m_.g.scored_h(p) * bps,
+                               hipMemcpyDeviceToDevice, s.stream));
+    return 0;
+}
+
+int HipBackend::enqueue_frame(unsigned i, const FrameView &f, bool scored, bool kept,
+                              void *const fence[2], std::string *err)
 {
     GPU_TRY(hipSetDevice(dev_.index));
     Slot &s = slots_[i % slots_.size()];
     const Work work = scored ? ALL : EVERY_FRAME;
-    // Pictures staged on the host: not lent, and pinned staging available.
-    const bool staged[2] = {s.host && !fence[0], s.host && !fence[1]};
+    // Other contexts may still be copying the reference this slot held.
+    int ret = shared_ref_settle(&s.listed, s.stream, err);
+    if (ret < 0)
+        return ret;
+    SharedRefHandle borrowed;
+    SharedRefPlanes from;
+    SharedRefRole role = SharedRefRole::NONE;
+    if (kept && share_ && !fence[0])
+        role = shared_ref_find(shared_key(f), this, &borrowed, &from);
+    if (role == SharedRefRole::OWN)
+        s.listed = std::move(borrowed);
+    SharedRefGuard guard(role == SharedRefRole::OWN ? &s.listed : &borrowed, role);
+    // Pictures staged on the host: not lent, not another context's, and
+    // pinned staging available.
+    const bool shared = role == SharedRefRole::BORROW;
+    const bool staged[2] = {s.host && !fence[0] && !shared, s.host && !fence[1]};
     s.host_copy_ms = 0;
     bool packed = false;
     if (staged[0] || staged[1]) {
@@ -641,7 +722,6 @@ int HipBackend::enqueue_frame(unsigned i, const FrameView &f, bool scored, void 
     }
     if (tuning_.timing)
         GPU_TRY(hipEventRecord(s.t_start, s.stream));
-    int ret = 0;
     if (packed) {
         GPU_TRY(hipMemcpyAsync(s.dev_packed, s.host, packed_bytes_, hipMemcpyHostToDevice, s.stream));
         Packed10Planes p{};
@@ -663,6 +743,8 @@ int HipBackend::enqueue_frame(unsigned i, const FrameView &f, bool scored, void 
             if (staged[pic])
                 GPU_TRY(hipMemcpyAsync(s.dev + begin, s.host + begin, end - begin,
                                        hipMemcpyHostToDevice, s.stream));
+            else if (pic == 0 && shared)
+                continue; // copied below
             else if ((ret = copy_direct(s, f, pic, err)) < 0)
                 return ret;
             if (fence[pic])
@@ -675,7 +757,22 @@ int HipBackend::enqueue_frame(unsigned i, const FrameView &f, bool scored, void 
         semi_planar_enqueue(s.stream, s.frame, pairs, m_.planes, m_.g.sample_shift());
         GPU_TRY(hipGetLastError());
     }
+    if (shared) {
+        if ((ret = copy_shared(s, from, err)) < 0)
+            return ret;
+        guard.done();
+        if ((ret = shared_ref_unpin(&borrowed, s.stream, err)) < 0)
+            return ret;
+    }
     GPU_TRY(hipEventRecord(s.copied, s.stream));
+    if (role == SharedRefRole::OWN) {
+        SharedRefPlanes planes;
+        for (int p = 0; p < m_.planes; p++)
+            planes.data[p] = s.frame.ref[p].data;
+        planes.ready = s.copied;
+        shared_ref_publish(s.listed, planes);
+        guard.done();
+    }
     // Earlier reference pictures this frame reads: their copies must be done.
     for (int k = 0; k < m_.lookbehind && i > static_cast<unsigned>(k); k++)
         GPU_TRY(hipStreamWaitEvent(s.stream, slots_[(i - 1 - k) % slots_.size()].copied, 0));
@@ -724,6 +821,16 @@ int HipBackend::take_over(unsigned, const EarlierPictures &earlier, std::string 
 
 int HipBackend::collect(bool wait, uint8_t *accum, std::string *err)
 {
+    const Slot &s = slots_[tail_ % slots_.size()];
+    const int ret = collect_slot(wait, accum, err);
+    // Collected (or failed): the caller may let its pictures go.
+    if (ret != -EAGAIN)
+        shared_ref_unlist(s.listed);
+    return ret;
+}
+
+int HipBackend::collect_slot(bool wait, uint8_t *accum, std::string *err)
+{
     Slot &s = slots_[tail_ % slots_.size()];
     if (s.kept) {
         if (!wait && !stager_->ended(s.kept_task + 1))
@@ -762,6 +869,11 @@ int HipBackend::collect(bool wait, uint8_t *accum, std::string *err)
 }
 
 } // namespace
+
+long shared_reference_copies()
+{
+    return shared_ref_copies();
+}
 
 std::unique_ptr<Backend> make_hip_backend(const Metrics &m, const VmafHipSettings &s,
                                           const Logger &log, int *ret, std::string *err,

@@ -54,4 +54,9 @@ int hip_device_count()
     return 0;
 }
 
+long shared_reference_copies()
+{
+    return 0;
+}
+
 } // namespace vmafhip

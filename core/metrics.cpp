@@ -84,6 +84,12 @@ int check_settings(const VmafHipSettings &s, std::string *msg)
                          "starts) and 1 (wait for the GPU)", s.gpu_wait);
         return -EINVAL;
     }
+    if (s.private_reference != 0 && s.private_reference != 1) {
+        *msg = strprintf("private_reference %d is not valid: accepted are 0 (share reference "
+                         "pictures with other contexts on the GPU) and 1 (copy them privately)",
+                         s.private_reference);
+        return -EINVAL;
+    }
     const int layout = stored_enum(s.layout);
     if (layout < VMAFHIP_LAYOUT_PLANAR || layout > VMAFHIP_LAYOUT_NV_MSB) {
         *msg = strprintf("plane layout %d is not valid: accepted are 0 (planar), 1 (semi-planar: "

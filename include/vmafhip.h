@@ -151,7 +151,17 @@ typedef struct VmafHipSettings {
      *  (SSE2 1, SSSE3 2, SSE4.1 4, AVX-512 16) select nothing here. Scores do
      *  not depend on it. Since API 2.5. (default 0) */
     unsigned cpumask;
-    uint8_t reserved[52];      ///< room to grow without an ABI break; keep zero
+    /** GPU backends: 0 = a reference picture given to vmafhip_submit_kept()
+     *  that another such context of this process on the same GPU, opened for
+     *  the same size, format and planes, has been given kept too and not yet
+     *  scored (the same memory: the same plane pointers and strides, as
+     *  FFmpeg's split filter passes one decoded frame to several filters) is
+     *  copied from that context's device memory instead of from the host
+     *  again; the scores are the same. 1 = this context copies its reference
+     *  pictures from the host itself and lends them to no other context.
+     *  Since API 2.6. (default 0) */
+    int private_reference;
+    uint8_t reserved[48];      ///< room to grow without an ABI break; keep zero
 } VmafHipSettings;
 
 /** One picture: plane pointers and strides in bytes. Plane 0 is luma

@@ -91,7 +91,7 @@ struct Frame {
 
 TEST(Api, VersionAndStrerror)
 {
-    EXPECT_STREQ(vmafhip_version(), "2.5.0");
+    EXPECT_STREQ(vmafhip_version(), "2.6.0");
     EXPECT_STREQ(vmafhip_strerror(-EINVAL), "invalid argument");
     EXPECT_STREQ(vmafhip_strerror(-ENODEV), "no usable GPU");
     EXPECT_STREQ(vmafhip_strerror(-12345), "unknown error");
@@ -169,6 +169,9 @@ TEST(Api, FormatsAndSettings)
     s = base(64, 64);
     s.gpu_wait = 2;
     expect_open_error(s, -EINVAL, "gpu_wait 2 is not valid: accepted are 0");
+    s = base(64, 64);
+    s.private_reference = -1;
+    expect_open_error(s, -EINVAL, "private_reference -1 is not valid: accepted are 0");
     s = base(64, 64);
     store_raw(&s.layout, 3);
     expect_open_error(s, -EINVAL, "plane layout 3 is not valid");
