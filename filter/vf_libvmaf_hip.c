@@ -78,6 +78,7 @@ typedef struct LIBVMAFHIPContext {
     int device;                ///< GPU index (default 0)
     int queue_depth;           ///< frames in flight, 0 = automatic (default 0)
     int gpu_wait;              ///< open waits for the GPU; every frame scored there
+    int share_ref;             ///< copy a reference frame another instance has on the GPU from there
 
     enum VmafHipLogFormat log_format; ///< log_fmt, parsed in init
     enum PoolMethod pool_method; ///< pool, parsed in init
@@ -134,6 +135,7 @@ static const AVOption libvmaf_hip_options[] = {
     { "device", "set the GPU index", OFFSET(device), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, INT_MAX, FLAGS },
     { "queue_depth", "set the frames in flight (0: automatic)", OFFSET(queue_depth), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 16, FLAGS },
     { "gpu_wait", "wait for the GPU to start and score every frame on it (0: the CPU scores the frames that arrive while the GPU starts)", OFFSET(gpu_wait), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
+    { "share_ref", "on the GPU, copy a reference frame that another libvmaf_hip filter has copied to the same GPU (after split) from there, not from system memory again", OFFSET(share_ref), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, FLAGS },
     { NULL }
 };
 
@@ -650,6 +652,7 @@ static int open_library(AVFilterContext *ctx, const AVFilterLink *mainlink)
     st.threads      = s->n_threads ? s->n_threads : ctx->nb_threads;
     st.queue_depth  = s->queue_depth;
     st.gpu_wait     = s->gpu_wait;
+    st.private_reference = !s->share_ref;
     st.layout       = layout_of(desc);
     st.log_level    = lib_log_level();
     st.log_callback = log_callback;
