@@ -16,7 +16,8 @@ Environment:
 Exit status: 0 passed, 1 failed, 77 skipped (no patched ffmpeg, or a precondition is missing).
 
 The filter is a drop-in for FFmpeg's libvmaf filter: options model, feature, log_path,
-log_fmt, pool, n_threads, n_subsample (plus backend, device, queue_depth and framesync's).
+log_fmt, pool, n_threads, n_subsample (plus backend, device, queue_depth, gpu_wait, share_ref
+and framesync's).
 Its default run is libvmaf's default (model vmaf_v0.6.1, so ADM, VIF and motion) plus psnr
 and float_ssim; `feature=` (empty) gives exactly libvmaf's default output.
 
@@ -71,7 +72,7 @@ LIBVMAF_OPTIONS = {
 }
 # Options that libvmaf_hip has and libvmaf has not, with their defaults.
 OWN_OPTIONS = {'backend': ('int', 'auto'), 'device': ('int', '0'), 'queue_depth': ('int', '0'),
-               'gpu_wait': ('boolean', 'false')}
+               'gpu_wait': ('boolean', 'false'), 'share_ref': ('boolean', 'true')}
 # The one deliberate difference: psnr and float_ssim are computed by default.
 OWN_DEFAULTS = {'feature': '"name=psnr|name=float_ssim"'}
 
@@ -469,7 +470,7 @@ def libvmaf_option_table(t):
 def test_options(t):
     """ffmpeg -h filter=libvmaf_hip lists exactly FFmpeg libvmaf's options (names, types,
     defaults; feature's default aside: psnr and float_ssim) plus backend, device,
-    queue_depth and gpu_wait, and framesync's options as every framesync filter has them (psnr's). The
+    queue_depth, gpu_wait and share_ref, and framesync's options as every framesync filter has them (psnr's). The
     old per-metric options are gone; metric options travel in the feature and model strings
     and reach the library; n_threads and threads set the CPU threads without changing a
     score."""
@@ -1326,7 +1327,9 @@ def test_inflight(t):
 
 def test_two_instances(t):
     """Two renditions against one reference (split) in one graph, default runs: each
-    instance scores its own, with libvmaf's values, also with frames in flight."""
+    instance scores its own, with libvmaf's values, also with frames in flight, and the same
+    with share_ref=0 (on the GPU the instances share each reference frame's device copy by
+    default, and with it each copies its own)."""
     p1 = t.pair('natural1_576x324_yuv420p__ref_vs_x264crf38')
     p2 = t.pair('natural1_576x324_yuv420p__ref_vs_mpeg2q28')
     graph = f'[2:v]split[r1][r2];[0:v][r1]{t.filt()}[o0];[1:v][r2]{t.filt()}[o1]'
@@ -1342,6 +1345,10 @@ def test_two_instances(t):
     (g1, g2), _ = t.score(inputs, graph, outputs=2, env=env)
     t.check([f['tags'] for f in g1] == [f['tags'] for f in f1] and
             [f['tags'] for f in g2] == [f['tags'] for f in f2], 'two instances with frames in flight differ')
+    private = f'[2:v]split[r1][r2];[0:v][r1]{t.filt("share_ref=0")}[o0];[1:v][r2]{t.filt("share_ref=0")}[o1]'
+    (h1, h2), _ = t.score(inputs, private, outputs=2)
+    t.check([f['tags'] for f in h1] == [f['tags'] for f in f1] and
+            [f['tags'] for f in h2] == [f['tags'] for f in f2], 'two instances with share_ref=0 differ')
 
 
 def read_log(path, fmt):
