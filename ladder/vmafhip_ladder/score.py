@@ -1,7 +1,7 @@
 """Scoring a title's renditions against its source with the libvmaf_hip filter (a Dask task).
 
-One ffmpeg per title decodes the source once, splits it, and scores every rendition that needs
-scoring with a filter instance and a log of its own. Inputs are decoded on the worker's GPU
+One ffmpeg per title decodes the source once and scores every rendition that needs scoring
+with a filter instance and a log of its own, in a filter graph of its own. Inputs are decoded on the worker's GPU
 (NVDEC) where it can (see decode), else on the CPU; a run that fails with NVDEC runs again on
 the CPU.
 """
@@ -53,18 +53,20 @@ def filter_graph(width, height, pix_fmt, time_base, scale_flags, model, metrics,
             f"[dis][ref]{_vmaf(model, metrics, log_name, placing)}")
 
 
-def title_graph(width, height, pix_fmt, time_base, scale_flags, model, metrics, logs, placing):
-    """Renditions (inputs 0 to n-1) against the source (input n), decoded once and split n ways.
+def title_graphs(width, height, pix_fmt, time_base, scale_flags, model, metrics, logs, placing):
+    """Renditions (inputs 0 to n-1) against the source (input n), decoded once: a filter graph
+    per rendition, each given the source's decoded frames.
 
-    `logs` holds (rendition name, log file name) per input; instance k, `libvmaf_hip@NAME`, scores
-    input k into its log and gives its frames to the output pad [ok].
+    ffmpeg runs each filter graph in a thread of its own. In one graph, one thread would scale
+    and score the renditions one after another, and the whole title would wait on it.
+    `logs` holds (rendition name, log file name) per input; instance k, `libvmaf_hip@NAME`,
+    scores input k into its log and gives its frames to the output pad [oK].
     """
     n = len(logs)
-    parts = [f"{_source(n, pix_fmt, time_base)},split={n}" + "".join(f"[ref{k}]" for k in range(n))]
-    for k, (name, log_name) in enumerate(logs):
-        parts.append(f"{_upscale(k, width, height, pix_fmt, time_base, scale_flags)}[dis{k}]")
-        parts.append(f"[dis{k}][ref{k}]{_vmaf(model, metrics, log_name, placing, f'@{name}')}[o{k}]")
-    return ";".join(parts)
+    return [f"{_upscale(k, width, height, pix_fmt, time_base, scale_flags)}[dis{k}];"
+            f"{_source(n, pix_fmt, time_base)}[ref{k}];"
+            f"[dis{k}][ref{k}]{_vmaf(model, metrics, log_name, placing, f'@{name}')}[o{k}]"
+            for k, (name, log_name) in enumerate(logs)]
 
 
 def _input(video, decoder):
@@ -77,14 +79,14 @@ def command(ffmpeg, dis, ref, graph, decoders=(decode.CPU, decode.CPU)):
             "-lavfi", graph, "-f", "null", "-"]
 
 
-def title_command(ffmpeg, renditions, ref, graph, decoders=None):
-    """`title_graph`'s ffmpeg: every instance's output pad goes to a null output of its own.
+def title_command(ffmpeg, renditions, ref, graphs, decoders=None):
+    """`title_graphs`' ffmpeg: every instance's output pad goes to a null output of its own.
     `decoders` decode the renditions, then the source (default: all on the CPU)."""
     decoders = decoders or [decode.CPU] * (len(renditions) + 1)
     inputs = [arg for dis, dec in zip(renditions, decoders) for arg in _input(dis, dec)]
     outputs = [arg for k in range(len(renditions)) for arg in ("-map", f"[o{k}]", "-f", "null", "-")]
     return [ffmpeg, "-nostdin", "-v", "error", *inputs, *_input(ref, decoders[-1]),
-            "-lavfi", graph, *outputs]
+            *(arg for graph in graphs for arg in ("-lavfi", graph)), *outputs]
 
 
 @dataclass
@@ -191,9 +193,9 @@ def _score_once(ffmpeg, title, ref_info, jobs, model, scale_flags, decoders, fal
             cmd = command(ffmpeg, jobs[0].rendition.video, title.source,
                           filter_graph(*geometry, tmps[0], placing), decoders)
         else:
-            graph = title_graph(*geometry, [(job.rendition.name, tmp) for job, tmp in zip(jobs, tmps)],
-                                placing)
-            cmd = title_command(ffmpeg, [job.rendition.video for job in jobs], title.source, graph,
+            graphs = title_graphs(*geometry, [(job.rendition.name, tmp) for job, tmp in zip(jobs, tmps)],
+                                  placing)
+            cmd = title_command(ffmpeg, [job.rendition.video for job in jobs], title.source, graphs,
                                 decoders)
         run(cmd, f"scoring {names}", cwd=folder)
         logs = {}

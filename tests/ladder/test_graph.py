@@ -29,26 +29,30 @@ class ScoringGraph(unittest.TestCase):
         self.assertTrue(self.graph().endswith(":log_fmt=json:log_path=log.json"))
 
 
-class TitleGraph(unittest.TestCase):
-    """A title's renditions in one graph: the source (the last input) decoded once and split."""
+class TitleGraphs(unittest.TestCase):
+    """A title's renditions in one ffmpeg: a graph per rendition, each taking the source (the
+    last input, decoded once)."""
 
-    def test_one_instance_log_and_output_per_rendition(self):
-        graph = score.title_graph(1920, 1080, "yuv420p", "1/24", "bicubic", "vmaf_v0.6.1", "ctc",
-                                  [("720p", "a.json"), ("360p", "b.json")], "backend=cpu")
-        chains = graph.split(";")
-        self.assertEqual(chains[0], "[2:v]settb=1/24,setpts=N,format=yuv420p,split=2[ref0][ref1]")
-        for k, (name, log) in enumerate((("720p", "a.json"), ("360p", "b.json"))):
-            self.assertEqual(chains[1 + 2 * k], f"[{k}:v]settb=1/24,setpts=N,"
-                                                f"scale=1920:1080:flags=bicubic,format=yuv420p[dis{k}]")
-            self.assertTrue(chains[2 + 2 * k].startswith(f"[dis{k}][ref{k}]libvmaf_hip@{name}=model="))
-            self.assertIn(":feature=psnr|float_ssim|float_ms_ssim|psnr_hvs|ciede:", chains[2 + 2 * k])
-            self.assertTrue(chains[2 + 2 * k].endswith(f":log_path={log}:backend=cpu[o{k}]"))
-        self.assertEqual(len(chains), 5)
-        cmd = score.title_command("ffmpeg", [Video("720p.mp4"), Video("360p.mp4")], Video("s.mkv"), graph)
+    def test_one_graph_instance_log_and_output_per_rendition(self):
+        logs = [("720p", "a.json"), ("360p", "b.json")]
+        graphs = score.title_graphs(1920, 1080, "yuv420p", "1/24", "bicubic", "vmaf_v0.6.1", "ctc", logs,
+                                    "backend=cpu")
+        self.assertEqual(len(graphs), 2)
+        for k, ((name, log), graph) in enumerate(zip(logs, graphs)):
+            chains = graph.split(";")
+            self.assertEqual(len(chains), 3)
+            self.assertEqual(chains[0], f"[{k}:v]settb=1/24,setpts=N,"
+                                        f"scale=1920:1080:flags=bicubic,format=yuv420p[dis{k}]")
+            self.assertEqual(chains[1], f"[2:v]settb=1/24,setpts=N,format=yuv420p[ref{k}]")
+            self.assertTrue(chains[2].startswith(f"[dis{k}][ref{k}]libvmaf_hip@{name}=model="))
+            self.assertIn(":feature=psnr|float_ssim|float_ms_ssim|psnr_hvs|ciede:", chains[2])
+            self.assertTrue(chains[2].endswith(f":log_path={log}:backend=cpu[o{k}]"))
+        cmd = score.title_command("ffmpeg", [Video("720p.mp4"), Video("360p.mp4")], Video("s.mkv"), graphs)
         self.assertEqual([cmd[i + 1] for i, arg in enumerate(cmd) if arg == "-i"],
                          ["720p.mp4", "360p.mp4", "s.mkv"])
-        self.assertEqual(cmd[cmd.index(graph) + 1:], ["-map", "[o0]", "-f", "null", "-",
-                                                      "-map", "[o1]", "-f", "null", "-"])
+        start = cmd.index(graphs[0]) - 1
+        self.assertEqual(cmd[start:], ["-lavfi", graphs[0], "-lavfi", graphs[1],
+                                       "-map", "[o0]", "-f", "null", "-", "-map", "[o1]", "-f", "null", "-"])
 
 
 if __name__ == "__main__":
