@@ -564,9 +564,14 @@ static av_cold int init(AVFilterContext *ctx)
     if (!s->pending)
         return AVERROR(ENOMEM);
     s->fs.on_event = do_vmafhip;
-    /* The GPU is not started here: a process that ends while the driver
-       starts waits for it, so the context starts it only once the stream
-       has lasted a little (a few frames of a test fixture never do). */
+    /* A process that ends while the driver starts waits for it, so the
+       context starts the GPU only once the stream has lasted a little (a few
+       frames of a test fixture never do), unless the stream waits for the
+       GPU anyway (gpu_wait=1): then its start (a few hundred milliseconds)
+       begins here and overlaps the opening of the inputs and the decoding of
+       the first frames. A GPU that cannot start is reported at open. */
+    if (s->gpu_wait && s->backend != VMAFHIP_BACKEND_CPU)
+        vmafhip_gpu_start(s->device);
     return 0;
 }
 
