@@ -1,9 +1,9 @@
 """Scoring a title's renditions against its source with the libvmaf_hip filter (a Dask task).
 
 One ffmpeg per title decodes the source once and scores every rendition that needs scoring
-with a filter instance and a log of its own, in a filter graph of its own. Inputs are decoded on the worker's GPU
-(NVDEC) where it can (see decode), else on the CPU; a run that fails with NVDEC runs again on
-the CPU.
+in a filter graph of its own, with a filter instance and a log of its own. Inputs are decoded
+on the worker's GPU (NVDEC) where it can (see decode), else on the CPU; a run that fails with
+NVDEC runs again on the CPU.
 """
 
 import os
