@@ -53,6 +53,13 @@ def filter_graph(width, height, pix_fmt, time_base, scale_flags, model, metrics,
             f"[dis][ref]{_vmaf(model, metrics, log_name, placing)}")
 
 
+def rendition_inputs(index, source, width, height, pix_fmt, time_base, scale_flags):
+    """The head of rendition `index`'s graph in `title_graphs`: the rendition as scored, [disK],
+    and input `source`, the source, [refK]."""
+    return (f"{_upscale(index, width, height, pix_fmt, time_base, scale_flags)}[dis{index}];"
+            f"{_source(source, pix_fmt, time_base)}[ref{index}]")
+
+
 def title_graphs(width, height, pix_fmt, time_base, scale_flags, model, metrics, logs, placing):
     """Renditions (inputs 0 to n-1) against the source (input n), decoded once: a filter graph
     per rendition, each given the source's decoded frames.
@@ -63,8 +70,7 @@ def title_graphs(width, height, pix_fmt, time_base, scale_flags, model, metrics,
     scores input k into its log and gives its frames to the output pad [oK].
     """
     n = len(logs)
-    return [f"{_upscale(k, width, height, pix_fmt, time_base, scale_flags)}[dis{k}];"
-            f"{_source(n, pix_fmt, time_base)}[ref{k}];"
+    return [f"{rendition_inputs(k, n, width, height, pix_fmt, time_base, scale_flags)};"
             f"[dis{k}][ref{k}]{_vmaf(model, metrics, log_name, placing, f'@{name}')}[o{k}]"
             for k, (name, log_name) in enumerate(logs)]
 
