@@ -457,6 +457,14 @@ extern "C" int vmafhip_flush(VmafHipContext *c)
             c->aggregate_values.assign(c->metrics.aggregate_names.size(), 0.0);
             metrics_aggregate(c->metrics, c->aggregate_values.data());
             c->aggregates_ready = true;
+            // How much memory the lent pictures took (pinned on the GPU,
+            // where it costs time to allocate): what queue_depth and the
+            // caller's own queues hold in flight.
+            size_t blocks = 0, bytes = 0;
+            c->lent->usage(&blocks, &bytes);
+            if (blocks)
+                c->log.log(VMAFHIP_LOG_DEBUG, "%u frames; lent pictures in %zu blocks, %zu MiB\n",
+                           c->submitted(), blocks, bytes >> 20);
             return 0;
         });
         if (ret < 0)

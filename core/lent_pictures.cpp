@@ -133,6 +133,13 @@ void LentPictures::release(void *handle)
     b->owner.reset();
 }
 
+void LentPictures::usage(size_t *blocks, size_t *bytes) const
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    *blocks = blocks_.size();
+    *bytes = bytes_;
+}
+
 void *LentPictures::fence_of(const VmafHipPicture &pic, int planes) const
 {
     // The bytes the backend copies: the scored rows of every plane.

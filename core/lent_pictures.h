@@ -32,6 +32,9 @@ public:
     /// vmafhip_picture_release().
     static void release(void *handle);
 
+    /// The blocks the pool holds now, lent or not, and their bytes.
+    void usage(size_t *blocks, size_t *bytes) const;
+
     /// The fence of the lent block that holds every plane of `pic` (planes
     /// planes), or nullptr when the picture is not (all) in one lent block.
     void *fence_of(const VmafHipPicture &pic, int planes) const;
