@@ -158,7 +158,8 @@ private:
 
     struct Slot {
         hipStream_t stream = nullptr;
-        uint8_t *host = nullptr;     ///< pinned staging of every plane (PINNED staging)
+        uint8_t *host = nullptr;     ///< pinned staging of every plane (made on first use)
+        bool host_tried = false;     ///< its allocation was tried
         uint8_t *dev = nullptr;      ///< device planes, packed
         uint8_t *dev_packed = nullptr; ///< the pictures as staged ten-bit packed (pack10_)
         uint8_t *work = nullptr;     ///< extractor workspaces
@@ -179,6 +180,8 @@ private:
     };
 
     int create_slot(Slot &s, std::string *err);
+    /// The slot's pinned staging, made when its first staged picture comes.
+    bool has_staging(Slot &s);
     /// Frame i's copies and launches into its slot; kept: f's pictures stay
     /// unchanged until the frame is collected (submit_kept()).
     int enqueue_frame(unsigned i, const FrameView &f, bool scored, bool kept, void *const fence[2],
@@ -264,6 +267,12 @@ HipBackend::~HipBackend()
     if (slots_.empty() && constants_.empty())
         return; // nothing made on the device (the device may still be starting)
     (void)hipSetDevice(dev_.index);
+    int staged = 0;
+    for (const Slot &s : slots_)
+        staged += s.host != nullptr;
+    if (tuning_.staging == HipTuning::STAGING_PINNED)
+        log_.log(VMAFHIP_LOG_DEBUG, "pinned staging made for %d of %zu slots, %zu MiB\n",
+                 staged, slots_.size(), staged * std::max(frame_bytes_, packed_bytes_) >> 20);
     for (Slot &s : slots_) {
         std::string ignored;
         (void)shared_ref_settle(&s.listed, nullptr, &ignored); // borrowers' copies from s.dev
@@ -449,16 +458,6 @@ int HipBackend::create_slot(Slot &s, std::string *err)
     GPU_TRY(hipMalloc(reinterpret_cast<void **>(&s.d_accum), m_.accum_bytes));
     GPU_TRY(hipHostMalloc(reinterpret_cast<void **>(&s.h_accum), m_.accum_bytes,
                           hipHostMallocDefault));
-    if (tuning_.staging == HipTuning::STAGING_PINNED &&
-        hipHostMalloc(reinterpret_cast<void **>(&s.host), std::max(frame_bytes_, packed_bytes_),
-                      hipHostMallocDefault) !=
-            hipSuccess) {
-        // Pinned memory is a limited resource: fall back to direct copies.
-        (void)hipGetLastError();
-        s.host = nullptr;
-        log_.log(VMAFHIP_LOG_WARNING, "no pinned host memory for staging (%zu MiB): copying "
-                 "frames directly from the caller's memory (slower)\n", frame_bytes_ >> 20);
-    }
     GPU_TRY(hipEventCreateWithFlags(&s.copied, hipEventDisableTiming));
     GPU_TRY(hipEventCreateWithFlags(&s.done, tuning_.timing ? hipEventDefault : hipEventDisableTiming));
     if (tuning_.timing)
@@ -473,6 +472,33 @@ int HipBackend::create_slot(Slot &s, std::string *err)
         s.frame.dis[p] = GpuPlane{s.dev + plane_off_[1][p], g.scored_w(p), g.scored_h(p)};
     }
     return 0;
+}
+
+// Pinning host memory takes time (about 0.5 ms per MiB), and a context
+// stages only the pictures that are neither lent nor uploaded by another
+// context (a ladder's renditions share their reference): a slot's staging is
+// made when it first stages a picture, on the thread that stages it. A
+// context opens sooner, and one that never stages pins nothing.
+bool HipBackend::has_staging(Slot &s)
+{
+    if (s.host_tried || tuning_.staging != HipTuning::STAGING_PINNED)
+        return s.host != nullptr;
+    s.host_tried = true;
+    // Fault injection (tests/unit/test_faults.cpp) walks the fallback too.
+    if ((fault_gpu_now() ? hipErrorOutOfMemory
+                         : hipHostMalloc(reinterpret_cast<void **>(&s.host),
+                                         std::max(frame_bytes_, packed_bytes_),
+                                         hipHostMallocDefault)) != hipSuccess) {
+        // Pinned memory is a limited resource: direct copies from now on,
+        // without asking again for every slot.
+        (void)hipGetLastError();
+        s.host = nullptr;
+        for (Slot &t : slots_)
+            t.host_tried = true;
+        log_.log(VMAFHIP_LOG_WARNING, "no pinned host memory for staging (%zu MiB): copying "
+                 "frames directly from the caller's memory (slower)\n", frame_bytes_ >> 20);
+    }
+    return s.host != nullptr;
 }
 
 // The kernels of a slot are the same every frame (fixed pointers), so they
@@ -707,7 +733,9 @@ int HipBackend::enqueue_frame(unsigned i, const FrameView &f, bool scored, bool 
     // Pictures staged on the host: not lent, not another context's, and
     // pinned staging available.
     const bool shared = role == SharedRefRole::BORROW;
-    const bool staged[2] = {s.host && !fence[0] && !shared, s.host && !fence[1]};
+    const bool wanted[2] = {!fence[0] && !shared, !fence[1]};
+    const bool pinned = (wanted[0] || wanted[1]) && has_staging(s);
+    const bool staged[2] = {pinned && wanted[0], pinned && wanted[1]};
     s.host_copy_ms = 0;
     bool packed = false;
     if (staged[0] || staged[1]) {
