@@ -45,6 +45,7 @@
 #include "core/gpu/gpu_check.h"
 #include "core/gpu/gpu_device.h"
 #include "core/gpu/gpu_start.h"
+#include "core/gpu/pinned_memory.h"
 #include "core/gpu/shared_reference.h"
 #include "core/pack10_staging.h"
 #include "kernels/packed10.h"
@@ -84,16 +85,8 @@ class PinnedHostMemory final : public HostMemory {
 public:
     explicit PinnedHostMemory(int device) : device_(device) {}
 
-    uint8_t *alloc(size_t bytes) override
-    {
-        void *p = nullptr;
-        if (hipHostMalloc(&p, bytes, hipHostMallocPortable) != hipSuccess) {
-            (void)hipGetLastError();
-            return nullptr;
-        }
-        return static_cast<uint8_t *>(p);
-    }
-    void free(uint8_t *p) override { (void)hipHostFree(p); }
+    uint8_t *alloc(size_t bytes) override { return pinned_alloc(bytes); }
+    void free(uint8_t *p) override { pinned_free(p); }
 
     // An event belongs to the device current when it is made; borrowers call
     // from their own threads, whose current device is theirs to keep.
@@ -293,8 +286,7 @@ HipBackend::~HipBackend()
         (void)hipFree(s.dev_packed);
         (void)hipFree(s.work);
         (void)hipFree(s.d_accum);
-        if (s.host)
-            (void)hipHostFree(s.host);
+        pinned_free(s.host);
         if (s.h_accum)
             (void)hipHostFree(s.h_accum);
     }
@@ -474,7 +466,7 @@ int HipBackend::create_slot(Slot &s, std::string *err)
     return 0;
 }
 
-// Pinning host memory takes time (about 0.5 ms per MiB), and a context
+// Pinning host memory takes time (core/gpu/pinned_memory.h), and a context
 // stages only the pictures that are neither lent nor uploaded by another
 // context (a ladder's renditions share their reference): a slot's staging is
 // made when it first stages a picture, on the thread that stages it. A
@@ -485,14 +477,10 @@ bool HipBackend::has_staging(Slot &s)
         return s.host != nullptr;
     s.host_tried = true;
     // Fault injection (tests/unit/test_faults.cpp) walks the fallback too.
-    if ((fault_gpu_now() ? hipErrorOutOfMemory
-                         : hipHostMalloc(reinterpret_cast<void **>(&s.host),
-                                         std::max(frame_bytes_, packed_bytes_),
-                                         hipHostMallocDefault)) != hipSuccess) {
+    s.host = fault_gpu_now() ? nullptr : pinned_alloc(std::max(frame_bytes_, packed_bytes_));
+    if (!s.host) {
         // Pinned memory is a limited resource: direct copies from now on,
         // without asking again for every slot.
-        (void)hipGetLastError();
-        s.host = nullptr;
         for (Slot &t : slots_)
             t.host_tried = true;
         log_.log(VMAFHIP_LOG_WARNING, "no pinned host memory for staging (%zu MiB): copying "

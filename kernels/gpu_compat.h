@@ -40,6 +40,7 @@ typedef cudaGraphExec_t hipGraphExec_t;
 #define hipHostMallocDefault cudaHostAllocDefault
 #define hipHostMallocPortable cudaHostAllocPortable
 #define hipHostRegisterDefault cudaHostRegisterDefault
+#define hipHostRegisterPortable cudaHostRegisterPortable
 #define hipStreamNonBlocking cudaStreamNonBlocking
 #define hipEventDisableTiming cudaEventDisableTiming
 #define hipEventDefault cudaEventDefault
