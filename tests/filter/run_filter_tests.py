@@ -1633,16 +1633,24 @@ def test_handover(t):
     loop = ['-stream_loop', '29']
     inputs = raw_input(p.dis.path, p.dis.w, p.dis.h, p.dis.pix_fmt, loop) + \
         raw_input(p.ref.path, p.ref.w, p.ref.h, p.ref.pix_fmt, loop)
-    (ours,), r = t.score(['-v', 'debug'] + inputs, f'[0:v][1:v]libvmaf_hip=backend={BACKEND}[o0]')
     (cpu,), _ = t.score(inputs, '[0:v][1:v]libvmaf_hip=backend=cpu:n_threads=1[o0]')
-    t.check(len(ours) == len(cpu) == 300, f'{len(ours)} and {len(cpu)} frames, expected 300')
-    for a, b in zip(ours, cpu):
-        t.check(a['tags'] == b['tags'] or (BACKEND != 'cpu' and all(
-            t.same_value(k, a['tags'][k], float(b['tags'][k])) for k in b['tags'])),
-            f'frame {a["n"]}: {a["tags"]} against the CPU {b["tags"]}')
-    m = re.search(r'frames 0 to (\d+) scored on cpu while the GPU starts; (.*) from frame', r.stderr)
+    # On a busy host (other GPU processes starting at once) the driver's start
+    # may outlast the stream: such a run scores all on the CPU, so it is run
+    # again; a handover that never comes fails all three.
+    for attempt in range(3):
+        (ours,), r = t.score(['-v', 'debug'] + inputs, f'[0:v][1:v]libvmaf_hip=backend={BACKEND}[o0]')
+        t.check(len(ours) == len(cpu) == 300, f'{len(ours)} and {len(cpu)} frames, expected 300')
+        for a, b in zip(ours, cpu):
+            t.check(a['tags'] == b['tags'] or (BACKEND != 'cpu' and all(
+                t.same_value(k, a['tags'][k], float(b['tags'][k])) for k in b['tags'])),
+                f'frame {a["n"]}: {a["tags"]} against the CPU {b["tags"]}')
+        m = re.search(r'frames 0 to (\d+) scored on cpu while the GPU starts; (.*) from frame', r.stderr)
+        if BACKEND == 'cpu' or m:
+            break
+        print(f'run {attempt + 1}: no handover in the debug log')
     if BACKEND != 'cpu':
-        t.check(m, 'no handover in the debug log (was the GPU ready before the first frame?)')
+        t.check(m, 'no handover in the debug log in three runs (was the GPU ready before the first '
+                'frame, or after the last?)')
         if m:
             print(f'handed over to {m[2]} at frame {int(m[1]) + 1}')
 
